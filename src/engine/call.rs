@@ -1,0 +1,167 @@
+//! `callTool`: one task-augmented `tools/call`, with MRTR rounds answered on the way.
+
+use super::flights::Flights;
+use super::inputs::{InputDesk, Stop};
+use super::options::{Bounds, InputMode};
+use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome};
+use crate::json::Json;
+use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
+use crate::proto::request::Call;
+use crate::proto::rpc::Reply;
+use std::collections::VecDeque;
+
+/// Options of `callTool`.
+#[derive(Clone, Debug, Default)]
+pub struct CallOptions<V> {
+    /// Time bounds (the whole call, MRTR rounds and handlers included).
+    pub bounds: Bounds,
+    /// Where MRTR answers come from.
+    pub input: InputMode,
+    /// Answers to send with the first request (continuing an MRTR round by hand).
+    pub input_responses: Option<V>,
+    /// The `requestState` to echo with the first request (continuing an MRTR round by hand).
+    pub request_state: Option<V>,
+}
+
+/// The `callTool` machine.
+#[derive(Debug)]
+pub struct CallTool<V> {
+    name: String,
+    arguments: Option<V>,
+    timeout_ms: Option<u64>,
+    mode: InputMode,
+    flights: Flights<()>,
+    /// The MRTR round being answered, with its desk (MRTR keys are their own key space).
+    round: Option<(Mrtr<V>, InputDesk<V>)>,
+    out: VecDeque<Action<V>>,
+    done: bool,
+}
+
+impl<J: Json> CallTool<J> {
+    /// Sends `tools/call` for `name` at `now`.
+    pub fn new(name: String, arguments: Option<J>, opts: CallOptions<J>, now: Millis) -> Self {
+        let deadline = opts.bounds.timeout_ms.map(|t| later(now, t));
+        let mut c = Self {
+            name,
+            arguments,
+            timeout_ms: opts.bounds.timeout_ms,
+            mode: opts.input,
+            flights: Flights::new(deadline, opts.bounds.request_timeout_ms),
+            round: None,
+            out: VecDeque::new(),
+            done: false,
+        };
+        c.send(opts.input_responses, opts.request_state, now);
+        c
+    }
+
+    fn send(&mut self, input_responses: Option<J>, request_state: Option<J>, now: Millis) {
+        let call = Call::ToolsCall { name: self.name.clone(), arguments: self.arguments.clone(), input_responses, request_state };
+        self.flights.send((), call, now, &mut self.out);
+    }
+
+    fn on_result(&mut self, value: J, now: Millis) {
+        match read_call_result(value.clone()) {
+            Err(m) => self.fail(Failure::protocol("tools/call", m, value)),
+            Ok(CallReply::Complete(r)) => self.finish(Finish::Resolve(Outcome::Result(r))),
+            Ok(CallReply::Task(view)) => self.finish(Finish::Resolve(Outcome::Task(view.object))),
+            Ok(CallReply::InputRequired(m)) if m.requests.is_empty() => {
+                // Only a requestState: retry at once.
+                self.send(None, m.request_state, now);
+            }
+            Ok(CallReply::InputRequired(m)) => {
+                let mut desk = InputDesk::new(self.mode);
+                match desk.offer(&m.requests, &m.object, &mut self.out) {
+                    Err(Stop::Return) => return self.finish(Finish::Resolve(Outcome::InputRequired(m.object))),
+                    Err(Stop::Fail(f)) => return self.fail(f),
+                    Ok(()) => {}
+                }
+                self.round = Some((m, desk));
+            }
+        }
+    }
+
+    fn on_answer(&mut self, ask: super::AskId, value: J, now: Millis) {
+        let Some((m, desk)) = self.round.as_mut() else { return };
+        match desk.answer(ask, &value, &m.object) {
+            Err(Stop::Fail(f)) => return self.fail(f),
+            Err(Stop::Return) => {
+                let status = m.object.clone();
+                return self.finish(Finish::Resolve(Outcome::InputRequired(status)));
+            }
+            Ok(()) => {}
+        }
+        if desk.busy() {
+            return;
+        }
+        let answers: Vec<(String, J)> = desk.take_ready().into_iter().flatten().collect();
+        let request_state = m.request_state.clone();
+        self.round = None;
+        let responses = J::object(answers.iter().map(|(k, v)| (k.as_str(), v.clone())).collect());
+        self.send(Some(responses), request_state, now);
+    }
+
+    fn advance(&mut self, now: Millis) {
+        if self.done {
+            return;
+        }
+        if self.flights.past_deadline(now) {
+            return self.fail(Failure::timeout(("name", &self.name), self.timeout_ms.unwrap_or_default(), None));
+        }
+        if let Some(f) = self.flights.expired(now) {
+            let t = f.timeout_ms.unwrap_or_default();
+            self.fail(Failure::request_timeout(("name", &self.name), f.method, t, None));
+        }
+    }
+
+    fn fail(&mut self, f: Failure<J>) {
+        self.finish(Finish::Resolve(Outcome::Error(f)));
+    }
+
+    fn finish(&mut self, finish: Finish<J>) {
+        if self.done {
+            return;
+        }
+        self.done = true;
+        self.flights.abort_all(&mut self.out);
+        if let Some((_, mut desk)) = self.round.take() {
+            desk.stop_all(&mut self.out);
+        }
+        self.out.push_back(Action::Finish(finish));
+    }
+}
+
+impl<J: Json> Machine<J> for CallTool<J> {
+    fn handle(&mut self, now: Millis, event: Event<J>) {
+        if self.done {
+            return;
+        }
+        match event {
+            Event::Tick | Event::Stream(_) => {}
+            Event::Reply { req, reply } => {
+                if self.flights.land(req).is_some() {
+                    match reply {
+                        Reply::Result(v) => self.on_result(v, now),
+                        Reply::RpcError(e) => self.fail(Failure::rpc("tools/call", e)),
+                        Reply::Transport(e) => self.fail(Failure::transport("tools/call", e)),
+                    }
+                }
+            }
+            Event::Answer { ask, value } => self.on_answer(ask, value, now),
+            Event::Abort { reason } => self.finish(Finish::Reject(reason)),
+            Event::Throw { error } => self.finish(Finish::Reject(error)),
+        }
+        self.advance(now);
+    }
+
+    fn next_action(&mut self) -> Option<Action<J>> {
+        self.out.pop_front()
+    }
+
+    fn wake_at(&self) -> Option<Millis> {
+        if self.done {
+            return None;
+        }
+        [self.flights.deadline, self.flights.earliest_expiry()].into_iter().flatten().min()
+    }
+}

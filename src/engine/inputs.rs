@@ -1,0 +1,200 @@
+//! The input desk: hands outstanding input requests to the application (handlers, the input function,
+//! or back to the caller), checks the answers, groups them into rounds, and remembers which keys were
+//! answered so none is asked or answered twice during one wait.
+
+use super::options::InputMode;
+use super::{Action, AskId, Failure};
+use crate::json::Json;
+use crate::proto::input::{check_response, read_input_request, InputKind};
+use std::collections::VecDeque;
+
+/// Why offering or answering stopped the wait.
+#[derive(Clone, Debug)]
+pub enum Stop<V> {
+    /// Input is needed that the library may not answer: give the status back as `input_required`.
+    Return,
+    /// End with this error.
+    Fail(Failure<V>),
+}
+
+/// One running handler call (one key) or input-function call (several keys).
+#[derive(Clone, Debug)]
+struct Ask {
+    id: AskId,
+    round: u32,
+    function: bool,
+    /// The keys it answers, with their kinds (`None`: a kind no handler exists for).
+    keys: Vec<(String, Option<InputKind>)>,
+}
+
+/// Answers gathered for one round of asks.
+#[derive(Clone, Debug)]
+struct Round<V> {
+    id: u32,
+    open: usize,
+    answers: Vec<(String, V)>,
+}
+
+/// The desk for one wait (or one MRTR round).
+#[derive(Clone, Debug)]
+pub struct InputDesk<V> {
+    mode: InputMode,
+    /// Keys whose answers were sent (or are being sent): never asked again during this wait.
+    answered: Vec<String>,
+    asks: Vec<Ask>,
+    rounds: Vec<Round<V>>,
+    ready: Vec<Vec<(String, V)>>,
+    next_ask: u32,
+    next_round: u32,
+}
+
+impl<J: Json> InputDesk<J> {
+    /// An empty desk answering through `mode`.
+    pub fn new(mode: InputMode) -> Self {
+        Self { mode, answered: Vec::new(), asks: Vec::new(), rounds: Vec::new(), ready: Vec::new(), next_ask: 1, next_round: 1 }
+    }
+
+    /// Offers the requests outstanding in `status` (its `inputRequests` as `requests`):
+    /// withdraws running asks whose keys are gone, then hands every key neither answered nor being
+    /// answered to the application as one new round.
+    pub fn offer(&mut self, requests: &[(String, J)], status: &J, out: &mut VecDeque<Action<J>>) -> Result<(), Stop<J>> {
+        self.withdraw_missing(requests, out);
+        let pending: Vec<&(String, J)> = requests
+            .iter()
+            .filter(|(k, _)| !self.answered.contains(k) && !self.asks.iter().any(|a| a.keys.iter().any(|(ak, _)| ak == k)))
+            .collect();
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let mut parsed = Vec::with_capacity(pending.len());
+        for (key, request) in &pending {
+            let r = read_input_request(key, request).map_err(|m| Stop::Fail(Failure::protocol("inputRequests", m, status.clone())))?;
+            parsed.push(r);
+        }
+        let round = self.next_round;
+        self.next_round += 1;
+        match self.mode {
+            InputMode::Return => return Err(Stop::Return),
+            InputMode::Handlers(set) => {
+                if parsed.iter().any(|r| !r.kind.is_some_and(|k| set.has(k))) {
+                    return Err(Stop::Return);
+                }
+                for r in parsed {
+                    let Some(kind) = r.kind else { continue };
+                    let id = self.new_ask(round, false, vec![(r.key.clone(), Some(kind))]);
+                    out.push_back(Action::Ask { ask: id, kind, key: r.key, params: r.params, status: status.clone() });
+                }
+            }
+            InputMode::Function => {
+                let keys: Vec<(String, Option<InputKind>)> = parsed.iter().map(|r| (r.key.clone(), r.kind)).collect();
+                let limited = J::object(pending.iter().map(|(k, v)| (k.as_str(), v.clone())).collect());
+                let view = status.with_field("inputRequests", Some(limited));
+                let id = self.new_ask(round, true, keys);
+                out.push_back(Action::AskAll { ask: id, status: view });
+            }
+        }
+        let open = self.asks.iter().filter(|a| a.round == round).count();
+        self.rounds.push(Round { id: round, open, answers: Vec::new() });
+        Ok(())
+    }
+
+    /// Takes in what an ask resolved with. Late answers (for withdrawn asks) are ignored.
+    pub fn answer(&mut self, ask: AskId, value: &J, status: &J) -> Result<(), Stop<J>> {
+        let Some(at) = self.asks.iter().position(|a| a.id == ask) else {
+            return Ok(());
+        };
+        let a = self.asks.remove(at);
+        let key = if a.function { None } else { a.keys.first().map(|(k, _)| k.clone()) };
+        let fail = |reason: J| Stop::Fail(Failure::input_handler(key.clone(), reason, status.clone()));
+        let answers = match value.get_str("tag").as_deref() {
+            Some("ok") if a.function => {
+                let responses = value.get("responses").unwrap_or_else(J::null);
+                if !responses.is_object() {
+                    return Err(fail(invalid_response(responses)));
+                }
+                let mut answers = Vec::new();
+                for (k, kind) in &a.keys {
+                    let Some(response) = responses.get(k) else { continue };
+                    // A request of a kind the library does not know is answered unchecked.
+                    if let Some(kind) = kind {
+                        check_response(*kind, &response).map_err(|_| fail(invalid_response(response.clone())))?;
+                    }
+                    answers.push((k.clone(), response));
+                }
+                answers
+            }
+            Some("ok") => {
+                let response = value.get("response").unwrap_or_else(J::null);
+                let Some((k, Some(kind))) = a.keys.first() else { return Ok(()) };
+                check_response(*kind, &response).map_err(|_| fail(invalid_response(response.clone())))?;
+                vec![(k.clone(), response)]
+            }
+            Some("error") => return Err(fail(value.get("reason").unwrap_or_else(J::null))),
+            _ => return Err(fail(J::object(vec![("type", J::string("invalid_outcome")), ("outcome", value.clone())]))),
+        };
+        self.settle(a.round, answers);
+        Ok(())
+    }
+
+    /// Completed rounds' answers, each to be sent in one request (a round may have none).
+    pub fn take_ready(&mut self) -> Vec<Vec<(String, J)>> {
+        std::mem::take(&mut self.ready)
+    }
+
+    /// `true` while some handler or function call is running.
+    pub fn busy(&self) -> bool {
+        !self.asks.is_empty()
+    }
+
+    /// Aborts every running ask (the wait is ending).
+    pub fn stop_all(&mut self, out: &mut VecDeque<Action<J>>) {
+        for a in self.asks.drain(..) {
+            out.push_back(Action::StopAsk { ask: a.id });
+        }
+        self.rounds.clear();
+    }
+
+    fn new_ask(&mut self, round: u32, function: bool, keys: Vec<(String, Option<InputKind>)>) -> AskId {
+        let id = AskId(self.next_ask);
+        self.next_ask += 1;
+        self.asks.push(Ask { id, round, function, keys });
+        id
+    }
+
+    /// Drops keys that are no longer requested from running asks; an ask left with no key is aborted
+    /// (its late answer will never be sent) and counts as settled in its round.
+    fn withdraw_missing(&mut self, requests: &[(String, J)], out: &mut VecDeque<Action<J>>) {
+        let listed = |k: &String| requests.iter().any(|(rk, _)| rk == k);
+        let mut settled = Vec::new();
+        self.asks.retain_mut(|a| {
+            a.keys.retain(|(k, _)| listed(k));
+            if a.keys.is_empty() {
+                out.push_back(Action::StopAsk { ask: a.id });
+                settled.push(a.round);
+                false
+            } else {
+                true
+            }
+        });
+        for round in settled {
+            self.settle(round, Vec::new());
+        }
+    }
+
+    fn settle(&mut self, round: u32, answers: Vec<(String, J)>) {
+        let Some(at) = self.rounds.iter().position(|r| r.id == round) else { return };
+        let mut r = self.rounds.remove(at);
+        r.answers.extend(answers);
+        r.open = r.open.saturating_sub(1);
+        if r.open > 0 {
+            self.rounds.push(r);
+            return;
+        }
+        self.answered.extend(r.answers.iter().map(|(k, _)| k.clone()));
+        self.ready.push(r.answers);
+    }
+}
+
+fn invalid_response<J: Json>(response: J) -> J {
+    J::object(vec![("type", J::string("invalid_response")), ("response", response)])
+}

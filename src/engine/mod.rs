@@ -1,0 +1,163 @@
+//! The wait engine: pure state machines that decide every request, timer, input round and outcome.
+//!
+//! A machine never reads a clock, never sleeps and never touches JS. Every input (`Event`) carries the
+//! current time; after each input the driver drains `next_action` until it returns `None` and arms
+//! one timer for `wake_at`. The same machines run under simulated time in the native tests and under
+//! real timers in the wasm shell, so every timing rule of the contract is tested exactly.
+
+pub mod call;
+pub mod flights;
+pub mod inputs;
+pub mod options;
+pub mod outcome;
+pub mod step;
+pub mod wait;
+
+use crate::proto::input::InputKind;
+use crate::proto::request::Call;
+use crate::proto::rpc::Reply;
+pub use outcome::{Cause, ErrorKind, Failure, Outcome};
+
+/// Milliseconds on the driver's monotonic clock.
+pub type Millis = u64;
+
+/// Identifies one request the machine asked the driver to send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReqId(pub u32);
+
+/// Identifies one call of an input handler (or of the input function).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskId(pub u32);
+
+/// An input to a machine.
+#[derive(Clone, Debug)]
+pub enum Event<V> {
+    /// Time passed (the timer armed for `wake_at` fired, or the driver just wants the machine to catch up).
+    Tick,
+    /// A request settled.
+    Reply {
+        /// Which request.
+        req: ReqId,
+        /// How it ended.
+        reply: Reply<V>,
+    },
+    /// An input handler (or the input function) resolved with `value` (not yet checked).
+    Answer {
+        /// Which call.
+        ask: AskId,
+        /// What it resolved with.
+        value: V,
+    },
+    /// Something happened on the `subscriptions/listen` stream.
+    Stream(StreamEvent<V>),
+    /// The caller's `AbortSignal` fired with this reason.
+    Abort {
+        /// `signal.reason`.
+        reason: V,
+    },
+    /// An application callback (input handler, input function, `onStatus`) threw this value.
+    Throw {
+        /// The thrown value.
+        error: V,
+    },
+}
+
+/// What the listen stream reported.
+#[derive(Clone, Debug)]
+pub enum StreamEvent<V> {
+    /// One message (a JSON-RPC notification or the listen request's own response).
+    Message(V),
+    /// The stream ended.
+    End,
+    /// Opening or reading the stream failed with this value.
+    Failed(V),
+    /// The client has no `listen` function.
+    Unsupported,
+}
+
+/// An output of a machine, for the driver to carry out in order.
+#[derive(Clone, Debug)]
+pub enum Action<V> {
+    /// Send this request; the driver reports its end as `Event::Reply`. `timeout_ms` is handed to the
+    /// client as a hint; the machine enforces it itself through `wake_at`.
+    Send {
+        /// Its id.
+        req: ReqId,
+        /// What to send.
+        call: Call<V>,
+        /// The time the request may take.
+        timeout_ms: Option<u64>,
+    },
+    /// Send this request and forget it (best effort), aborting it after `timeout_ms`.
+    SendDetached {
+        /// What to send.
+        call: Call<V>,
+        /// Its bound.
+        timeout_ms: u64,
+    },
+    /// Abort an in-flight request's signal; its late reply is ignored.
+    Abort {
+        /// Which request.
+        req: ReqId,
+    },
+    /// A new status was observed: call `onStatus` with this status object.
+    Status(V),
+    /// Call the input handler for `kind` with `(params, {key, status, signal})`.
+    Ask {
+        /// This call's id.
+        ask: AskId,
+        /// Which handler.
+        kind: InputKind,
+        /// The request's key.
+        key: String,
+        /// The request's params.
+        params: V,
+        /// The status the request came with.
+        status: V,
+    },
+    /// Call the input function with this status (its `inputRequests` limited to unanswered ones).
+    AskAll {
+        /// This call's id.
+        ask: AskId,
+        /// The status to hand over.
+        status: V,
+    },
+    /// Abort the signal handed to an input handler call; its late answer is ignored.
+    StopAsk {
+        /// Which call.
+        ask: AskId,
+    },
+    /// Open the `subscriptions/listen` stream (`call` is the listen request).
+    OpenStream {
+        /// The listen request.
+        call: Call<V>,
+    },
+    /// Close the listen stream.
+    CloseStream,
+    /// The machine is finished.
+    Finish(Finish<V>),
+}
+
+/// How a machine ends.
+#[derive(Clone, Debug)]
+pub enum Finish<V> {
+    /// Resolve the promise with this outcome.
+    Resolve(Outcome<V>),
+    /// Reject the promise with this value (abort reason or a callback's exception).
+    Reject(V),
+}
+
+/// The common face of every machine.
+pub trait Machine<V> {
+    /// Feeds one input at time `now`.
+    fn handle(&mut self, now: Millis, event: Event<V>);
+    /// The next output, if any.
+    fn next_action(&mut self) -> Option<Action<V>>;
+    /// When the machine next needs a `Tick` (`None`: only other inputs can move it).
+    fn wake_at(&self) -> Option<Millis>;
+}
+
+/// `a` plus `b` milliseconds, saturating.
+pub(crate) fn later(a: Millis, b: u64) -> Millis {
+    a.saturating_add(b)
+}

@@ -1,0 +1,99 @@
+//! Options of the machines, with the documented defaults.
+
+use crate::proto::input::InputKind;
+
+/// Default bound of a whole call or wait (`timeoutMs`).
+pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+/// Default interval between polls when the server sends no `pollIntervalMs`.
+pub const DEFAULT_POLL_INTERVAL_MS: u64 = 1_000;
+/// Default floor under any poll interval.
+pub const DEFAULT_MIN_POLL_INTERVAL_MS: u64 = 100;
+/// Bound of the best-effort `tasks/cancel` sent on abort when no request timeout is set.
+pub const DETACHED_CANCEL_TIMEOUT_MS: u64 = 5_000;
+
+/// Time bounds shared by every machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The bound of the whole call (`None`: unbounded).
+    pub timeout_ms: Option<u64>,
+    /// The bound of each request (`None`: only the time left bounds it).
+    pub request_timeout_ms: Option<u64>,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self { timeout_ms: Some(DEFAULT_TIMEOUT_MS), request_timeout_ms: None }
+    }
+}
+
+/// Which input handlers the application supplied.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandlerSet {
+    /// `form`.
+    pub form: bool,
+    /// `url`.
+    pub url: bool,
+    /// `sampling`.
+    pub sampling: bool,
+    /// `roots`.
+    pub roots: bool,
+}
+
+impl HandlerSet {
+    /// `true` when a handler for `kind` exists.
+    pub fn has(self, kind: InputKind) -> bool {
+        match kind {
+            InputKind::Form => self.form,
+            InputKind::Url => self.url,
+            InputKind::Sampling => self.sampling,
+            InputKind::Roots => self.roots,
+        }
+    }
+}
+
+/// Where answers to input requests come from (the `input` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputMode {
+    /// The client's `inputHandlers` (the default).
+    Handlers(HandlerSet),
+    /// Never answer: give the `input_required` status back at once.
+    Return,
+    /// The application's input function.
+    Function,
+}
+
+impl Default for InputMode {
+    fn default() -> Self {
+        Self::Handlers(HandlerSet::default())
+    }
+}
+
+/// Options of `awaitTask`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaitOptions {
+    /// Time bounds.
+    pub bounds: Bounds,
+    /// Interval used when the server sends none.
+    pub poll_interval_ms: u64,
+    /// Floor under every interval.
+    pub min_poll_interval_ms: u64,
+    /// Send a best-effort `tasks/cancel` when the caller aborts.
+    pub cancel_on_abort: bool,
+    /// Where input answers come from.
+    pub input: InputMode,
+    /// Wait on `subscriptions/listen` instead of polling.
+    pub listen: bool,
+}
+
+impl Default for WaitOptions {
+    fn default() -> Self {
+        Self {
+            bounds: Bounds::default(),
+            poll_interval_ms: DEFAULT_POLL_INTERVAL_MS,
+            min_poll_interval_ms: DEFAULT_MIN_POLL_INTERVAL_MS,
+            cancel_on_abort: false,
+            input: InputMode::default(),
+            listen: false,
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Outcomes and errors, and their JS/JSON shape (the tagged objects every exported function resolves with).
+
+use crate::json::Json;
+use crate::proto::rpc::{describe_failure, RpcError};
+
+/// Code of a wait or request that ran out of time (local, as in the official SDKs' RequestTimeout).
+pub const CODE_TIMEOUT: i64 = -32001;
+/// Code of a request that failed without a JSON-RPC answer.
+pub const CODE_TRANSPORT: i64 = -32000;
+/// Code of a server answer that breaks the protocol, and of a failed input handler.
+pub const CODE_INTERNAL: i64 = -32603;
+
+/// What a call ended with.
+#[derive(Clone, Debug)]
+pub enum Outcome<V> {
+    /// `{tag: "ok", result}`: a tool result (direct, or a completed task's), as sent.
+    Result(V),
+    /// `{tag: "task", status}`: `tools/call` created a task.
+    Task(V),
+    /// `{tag: "ok", status}`: `getTask` read a status.
+    Status(V),
+    /// `{tag: "ok"}`: `updateTask` / `cancelTask` were acknowledged.
+    Ack,
+    /// `{tag: "cancelled", status}`.
+    Cancelled(V),
+    /// `{tag: "input_required", status}`: input is needed and the library may not answer it.
+    InputRequired(V),
+    /// `{tag: "error", error}`.
+    Error(Failure<V>),
+}
+
+/// Who is to blame for an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The server answered with a JSON-RPC error, or the task failed.
+    Server,
+    /// A request failed or timed out (also the wait's own timeout).
+    Transport,
+    /// The server's answer breaks the protocol.
+    Protocol,
+    /// An input handler or the input function failed.
+    Execution,
+}
+
+impl ErrorKind {
+    /// The `kind` string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Server => "server",
+            Self::Transport => "transport",
+            Self::Protocol => "protocol",
+            Self::Execution => "execution",
+        }
+    }
+}
+
+/// Why an error happened, in detail (`error.cause`).
+#[derive(Clone, Debug)]
+pub enum Cause<V> {
+    /// `{type: "timeout", status}`: the call's `timeoutMs` ran out; `status` is the last one read.
+    Timeout {
+        /// The last status read, if any.
+        status: Option<V>,
+    },
+    /// `{type: "request_timeout", method, status}`: one request outlived `requestTimeoutMs`.
+    RequestTimeout {
+        /// The request's method.
+        method: &'static str,
+        /// The last status read, if any.
+        status: Option<V>,
+    },
+    /// `{type: "task_failed", status}`.
+    TaskFailed {
+        /// The failed status.
+        status: V,
+    },
+    /// `{type: "rpc_error", method}`: the server answered `method` with a JSON-RPC error.
+    RpcError {
+        /// The request's method.
+        method: &'static str,
+    },
+    /// `{type: "request_failed", method, error}`: `request` rejected with `error`.
+    RequestFailed {
+        /// The request's method.
+        method: &'static str,
+        /// The rejection value, as is.
+        error: V,
+    },
+    /// `{type: "protocol_violation", method, response}`.
+    ProtocolViolation {
+        /// Which answer broke the protocol (a method, or `notifications/tasks`).
+        method: &'static str,
+        /// The offending value.
+        response: V,
+    },
+    /// `{type: "input_handler", key, reason, status}`.
+    InputHandler {
+        /// The request's key (`None` for the input function).
+        key: Option<String>,
+        /// Why it failed.
+        reason: V,
+        /// The status the request came with.
+        status: V,
+    },
+    /// `{type: "listen_unsupported"}`: `listen: true` but the client has no `listen` function.
+    ListenUnsupported,
+}
+
+/// An error outcome: `{code, message, data?, kind, cause?}`.
+#[derive(Clone, Debug)]
+pub struct Failure<V> {
+    /// JSON-RPC style code.
+    pub code: i64,
+    /// What happened.
+    pub message: String,
+    /// Extra data.
+    pub data: Option<V>,
+    /// Who is to blame.
+    pub kind: ErrorKind,
+    /// Details.
+    pub cause: Option<Cause<V>>,
+}
+
+impl<J: Json> Failure<J> {
+    /// The server answered `method` with a JSON-RPC error: passed through with kind `"server"`.
+    pub fn rpc(method: &'static str, e: RpcError<J>) -> Self {
+        Self { code: e.code, message: e.message, data: e.data, kind: ErrorKind::Server, cause: Some(Cause::RpcError { method }) }
+    }
+
+    /// `request` rejected with something that is not a JSON-RPC error.
+    pub fn transport(method: &'static str, error: J) -> Self {
+        let mut data = vec![("method", J::string(method))];
+        for key in ["status", "body"] {
+            if let Some(v) = error.get(key) {
+                data.push((key, v));
+            }
+        }
+        Self {
+            code: CODE_TRANSPORT,
+            message: format!("{method} failed: {}", describe_failure(&error)),
+            data: Some(J::object(data)),
+            kind: ErrorKind::Transport,
+            cause: Some(Cause::RequestFailed { method, error }),
+        }
+    }
+
+    /// The answer to `method` broke the protocol.
+    pub fn protocol(method: &'static str, message: String, response: J) -> Self {
+        Self { code: CODE_INTERNAL, message, data: None, kind: ErrorKind::Protocol, cause: Some(Cause::ProtocolViolation { method, response }) }
+    }
+
+    /// The call ran out of `timeout_ms`; `subject` names what was waited for (e.g. `("taskId", id)`).
+    pub fn timeout(subject: (&str, &str), timeout_ms: u64, status: Option<J>) -> Self {
+        let (key, value) = subject;
+        let what = if key == "taskId" { format!("task {value}") } else { format!("tool {value}") };
+        Self {
+            code: CODE_TIMEOUT,
+            message: format!("timed out after {timeout_ms} ms waiting for {what}"),
+            data: Some(J::object(vec![(key, J::string(value)), ("timeoutMs", J::number(timeout_ms as f64))])),
+            kind: ErrorKind::Transport,
+            cause: Some(Cause::Timeout { status }),
+        }
+    }
+
+    /// One request outlived its own `requestTimeoutMs` (shorter than the time left).
+    pub fn request_timeout(subject: (&str, &str), method: &'static str, timeout_ms: u64, status: Option<J>) -> Self {
+        let (key, value) = subject;
+        Self {
+            code: CODE_TIMEOUT,
+            message: format!("{method} got no answer within {timeout_ms} ms (requestTimeoutMs)"),
+            data: Some(J::object(vec![
+                (key, J::string(value)),
+                ("method", J::string(method)),
+                ("timeoutMs", J::number(timeout_ms as f64)),
+            ])),
+            kind: ErrorKind::Transport,
+            cause: Some(Cause::RequestTimeout { method, status }),
+        }
+    }
+
+    /// The task ended `failed` with this JSON-RPC error.
+    pub fn task_failed(e: RpcError<J>, status: J) -> Self {
+        Self { code: e.code, message: e.message, data: e.data, kind: ErrorKind::Server, cause: Some(Cause::TaskFailed { status }) }
+    }
+
+    /// An input handler (key `Some`) or the input function (key `None`) failed for `reason`.
+    pub fn input_handler(key: Option<String>, reason: J, status: J) -> Self {
+        let message = match &key {
+            Some(k) => format!("the input handler for \"{k}\" did not answer"),
+            None => "the input function did not answer".to_owned(),
+        };
+        Self { code: CODE_INTERNAL, message, data: None, kind: ErrorKind::Execution, cause: Some(Cause::InputHandler { key, reason, status }) }
+    }
+
+    /// `listen: true` with a client that has no `listen` function.
+    pub fn listen_unsupported() -> Self {
+        Self {
+            code: CODE_TRANSPORT,
+            message: "listen: true needs a client with a listen function; this client has none".to_owned(),
+            data: None,
+            kind: ErrorKind::Transport,
+            cause: Some(Cause::ListenUnsupported),
+        }
+    }
+
+    /// The `error` object.
+    pub fn to_json(&self) -> J {
+        let mut fields = vec![("code", J::number(self.code as f64)), ("message", J::string(&self.message))];
+        if let Some(d) = &self.data {
+            fields.push(("data", d.clone()));
+        }
+        fields.push(("kind", J::string(self.kind.as_str())));
+        if let Some(c) = &self.cause {
+            fields.push(("cause", c.to_json()));
+        }
+        J::object(fields)
+    }
+}
+
+impl<J: Json> Cause<J> {
+    /// The `cause` object.
+    pub fn to_json(&self) -> J {
+        let or_null = |s: &Option<J>| s.clone().unwrap_or_else(J::null);
+        let (kind, mut fields): (&str, Vec<(&str, J)>) = match self {
+            Self::Timeout { status } => ("timeout", vec![("status", or_null(status))]),
+            Self::RequestTimeout { method, status } => {
+                ("request_timeout", vec![("method", J::string(method)), ("status", or_null(status))])
+            }
+            Self::TaskFailed { status } => ("task_failed", vec![("status", status.clone())]),
+            Self::RpcError { method } => ("rpc_error", vec![("method", J::string(method))]),
+            Self::RequestFailed { method, error } => {
+                ("request_failed", vec![("method", J::string(method)), ("error", error.clone())])
+            }
+            Self::ProtocolViolation { method, response } => {
+                ("protocol_violation", vec![("method", J::string(method)), ("response", response.clone())])
+            }
+            Self::InputHandler { key, reason, status } => (
+                "input_handler",
+                vec![
+                    ("key", key.as_deref().map_or_else(J::null, J::string)),
+                    ("reason", reason.clone()),
+                    ("status", status.clone()),
+                ],
+            ),
+            Self::ListenUnsupported => ("listen_unsupported", vec![]),
+        };
+        fields.insert(0, ("type", J::string(kind)));
+        J::object(fields)
+    }
+}
+
+impl<J: Json> Outcome<J> {
+    /// The tagged outcome object.
+    pub fn to_json(&self) -> J {
+        let tagged = |tag: &str, field: Option<(&str, &J)>| {
+            let mut fields = vec![("tag", J::string(tag))];
+            if let Some((k, v)) = field {
+                fields.push((k, v.clone()));
+            }
+            J::object(fields)
+        };
+        match self {
+            Self::Result(r) => tagged("ok", Some(("result", r))),
+            Self::Task(s) => tagged("task", Some(("status", s))),
+            Self::Status(s) => tagged("ok", Some(("status", s))),
+            Self::Ack => tagged("ok", None),
+            Self::Cancelled(s) => tagged("cancelled", Some(("status", s))),
+            Self::InputRequired(s) => tagged("input_required", Some(("status", s))),
+            Self::Error(f) => tagged("error", Some(("error", &f.to_json()))),
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The Task object: reading a status from `tools/call`, `tasks/get`, a notification or the caller,
+//! with precise messages where the protocol is broken.
+
+use crate::json::{Json, Kind};
+
+/// The five task states (a closed set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskState {
+    /// The server is working on it.
+    Working,
+    /// The server waits for answers to `inputRequests`.
+    InputRequired,
+    /// Finished with a `result`.
+    Completed,
+    /// Finished with an `error`.
+    Failed,
+    /// Cancelled.
+    Cancelled,
+}
+
+impl TaskState {
+    /// Reads a wire status string.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "working" => Self::Working,
+            "input_required" => Self::InputRequired,
+            "completed" => Self::Completed,
+            "failed" => Self::Failed,
+            "cancelled" => Self::Cancelled,
+            _ => return None,
+        })
+    }
+    /// `true` for completed, failed and cancelled.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
+    }
+}
+
+/// Where a task object came from; decides how `resultType` is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A `CreateTaskResult` (`resultType` was already checked to be `"task"`).
+    Created,
+    /// A `tasks/get` result: `resultType` absent or `"complete"`; `"task"` is accepted leniently
+    /// (the extension's own examples send it, see the reference's Q2).
+    Get,
+    /// A `notifications/tasks` event or a status handed in by the caller: `resultType` is ignored.
+    Pushed,
+}
+
+/// A task status as the engine needs it, plus the status object handed to the application.
+#[derive(Clone, Debug)]
+pub struct TaskView<V> {
+    /// `taskId`.
+    pub task_id: String,
+    /// `status`.
+    pub state: TaskState,
+    /// `statusMessage`, when it is a string.
+    pub status_message: Option<String>,
+    /// `pollIntervalMs`, when it is a number.
+    pub poll_interval_ms: Option<f64>,
+    /// `lastUpdatedAt`, when it is a string.
+    pub last_updated_at: Option<String>,
+    /// `inputRequests` as `(key, request)` pairs, when present.
+    pub input_requests: Option<Vec<(String, V)>>,
+    /// `result`, when present.
+    pub result: Option<V>,
+    /// `error`, when present.
+    pub error: Option<V>,
+    /// The status object for the application: the wire Task's fields as sent (`taskId, status,
+    /// statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs, inputRequests, result, error`,
+    /// each only when present), without the envelope's `resultType` and `_meta`.
+    pub object: V,
+}
+
+/// The Task fields copied into a status object, in this order.
+pub const TASK_FIELDS: [&str; 10] = [
+    "taskId",
+    "status",
+    "statusMessage",
+    "createdAt",
+    "lastUpdatedAt",
+    "ttlMs",
+    "pollIntervalMs",
+    "inputRequests",
+    "result",
+    "error",
+];
+
+/// Reads a task object. `Err` carries a message naming the problem.
+pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, String> {
+    if !value.is_object() {
+        return Err("the task is not an object".to_owned());
+    }
+    if source == Source::Get {
+        match value.get("resultType") {
+            None => {}
+            Some(rt) => match rt.as_str().as_deref() {
+                Some("complete" | "task") => {}
+                Some(other) => return Err(format!("tasks/get answered with resultType \"{other}\"")),
+                None => return Err("tasks/get answered with a resultType that is not a string".to_owned()),
+            },
+        }
+    }
+    let task_id = match value.get("taskId") {
+        None => return Err("the task has no taskId".to_owned()),
+        Some(id) => match id.as_str() {
+            Some(s) if !s.is_empty() => s,
+            _ => return Err("the task's taskId is not a non-empty string".to_owned()),
+        },
+    };
+    let state = match value.get_str("status") {
+        None => return Err(format!("task {task_id} has no status")),
+        Some(s) => TaskState::parse(&s).ok_or_else(|| format!("task {task_id} has an unknown status \"{s}\""))?,
+    };
+    let input_requests = match value.get("inputRequests") {
+        None => None,
+        Some(r) if r.kind() == Kind::Null => None,
+        Some(r) if r.is_object() => Some(r.entries()),
+        Some(_) => return Err(format!("task {task_id} has inputRequests that are not an object")),
+    };
+    let object = J::object(
+        TASK_FIELDS
+            .iter()
+            .filter_map(|&k| value.get(k).map(|v| (k, v)))
+            .collect(),
+    );
+    Ok(TaskView {
+        state,
+        status_message: value.get_str("statusMessage"),
+        poll_interval_ms: value.get_f64("pollIntervalMs").filter(|n| !n.is_nan()),
+        last_updated_at: value.get_str("lastUpdatedAt"),
+        input_requests,
+        result: value.get("result"),
+        error: value.get("error"),
+        task_id,
+        object,
+    })
+}
+
+/// `true` when a new snapshot says nothing an observer would call new: same state, same message,
+/// same outstanding input keys. `lastUpdatedAt` is ignored (some servers bump it on every read).
+pub fn same_status<V>(a: &TaskView<V>, b: &TaskView<V>) -> bool {
+    let keys = |t: &TaskView<V>| -> Vec<String> {
+        t.input_requests.as_ref().map(|r| r.iter().map(|(k, _)| k.clone()).collect()).unwrap_or_default()
+    };
+    a.state == b.state && a.status_message == b.status_message && keys(a) == keys(b)
+}
+
+/// `true` when `newer` is provably older than `current` by `lastUpdatedAt` (both parse and
+/// `newer`'s is earlier). Used to drop stale snapshots when a notification and a poll interleave.
+pub fn is_stale<V>(newer: &TaskView<V>, current: &TaskView<V>) -> bool {
+    use super::time::parse_rfc3339;
+    match (
+        newer.last_updated_at.as_deref().and_then(parse_rfc3339),
+        current.last_updated_at.as_deref().and_then(parse_rfc3339),
+    ) {
+        (Some(n), Some(c)) => n < c,
+        _ => false,
+    }
+}

@@ -1,0 +1,206 @@
+//! The exported JS API. Each async function reads its arguments (bad ones reject with a `TypeError`),
+//! builds an engine machine and hands it to the driver.
+
+use super::client::{JsClient, Opts};
+use super::driver::{now, run, Hooks};
+use crate::engine::call::{CallOptions, CallTool};
+use crate::engine::options::{WaitOptions, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS};
+use crate::engine::step::Step;
+use crate::engine::wait::{read_seed, Wait};
+use crate::json::Json;
+use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
+use crate::proto::request::{server_supports, with_tasks_extension, Call};
+use js_sys::{Promise, TypeError};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+fn type_error(function: &str, message: String) -> Promise {
+    Promise::reject(&TypeError::new(&format!("{function}: {message}")).into())
+}
+
+fn no_hooks() -> Hooks {
+    Hooks { on_status: None, input_fn: None, handlers: JsValue::UNDEFINED }
+}
+
+/// Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
+/// with `{tag: "task", status}`, `{tag: "ok", result}`, `{tag: "input_required", status}` or
+/// `{tag: "error", error}`. MRTR rounds are answered through the `input` option.
+#[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolOutcome>")]
+pub fn call_tool(
+    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] options: JsValue,
+) -> Promise {
+    start_call(client, name, args, options).unwrap_or_else(|m| type_error("callTool", m))
+}
+
+fn start_call(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<Promise, String> {
+    let client = JsClient::read(&client)?;
+    let name = name.as_string().filter(|n| !n.is_empty()).ok_or("the tool name must be a non-empty string")?;
+    let arguments = if args.is_undefined() || args.is_null() {
+        None
+    } else if args.is_object() {
+        Some(args)
+    } else {
+        return Err("args must be an object".to_owned());
+    };
+    let opts = Opts::read(options, "options")?;
+    let (input, input_fn, handlers) = opts.input(&client)?;
+    let call_opts = CallOptions {
+        bounds: opts.bounds(&client)?,
+        input,
+        input_responses: opts.get("inputResponses"),
+        request_state: opts.get("requestState"),
+    };
+    let machine = CallTool::new(name, arguments, call_opts, now());
+    let hooks = Hooks { on_status: None, input_fn, handlers };
+    Ok(run(Box::new(machine), Rc::new(client), hooks, opts.signal()?.map(Into::into)))
+}
+
+/// Waits for a task to finish (polling `tasks/get`, or listening with `listen: true`), answering
+/// input requests on the way. Resolves with `{tag: "ok", result}`, `{tag: "error", error}`,
+/// `{tag: "cancelled", status}` or `{tag: "input_required", status}`.
+#[wasm_bindgen(js_name = awaitTask, unchecked_return_type = "Promise<AwaitTaskOutcome>")]
+pub fn await_task(
+    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
+    #[wasm_bindgen(js_name = statusOrTaskId, unchecked_param_type = "TaskStatus | string")] status_or_task_id: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "AwaitTaskOptions")] options: JsValue,
+) -> Promise {
+    start_wait(client, status_or_task_id, options).unwrap_or_else(|m| type_error("awaitTask", m))
+}
+
+fn start_wait(client: JsValue, seed: JsValue, options: JsValue) -> Result<Promise, String> {
+    let client = JsClient::read(&client)?;
+    let opts = Opts::read(options, "options")?;
+    let (input, input_fn, handlers) = opts.input(&client)?;
+    let wait_opts = WaitOptions {
+        bounds: opts.bounds(&client)?,
+        poll_interval_ms: opts.millis_or("pollIntervalMs", DEFAULT_POLL_INTERVAL_MS)?,
+        min_poll_interval_ms: opts.millis_or("minPollIntervalMs", DEFAULT_MIN_POLL_INTERVAL_MS)?,
+        cancel_on_abort: opts.flag("cancelOnAbort")?,
+        input,
+        listen: opts.flag("listen")?,
+    };
+    let machine = Wait::new(read_seed(seed)?, wait_opts, now())?;
+    let hooks = Hooks { on_status: opts.function("onStatus")?, input_fn, handlers };
+    Ok(run(Box::new(machine), Rc::new(client), hooks, opts.signal()?.map(Into::into)))
+}
+
+/// `callTool`, then `awaitTask` when it created a task; an immediate result, error or
+/// `input_required` is returned as is. The call's `signal` also bounds the wait unless
+/// `awaitOptions` has its own.
+#[wasm_bindgen(js_name = callAndAwait, unchecked_return_type = "Promise<CallAndAwaitOutcome>")]
+pub fn call_and_await(
+    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
+    #[wasm_bindgen(js_name = callOptions, unchecked_optional_param_type = "CallToolOptions")] call_options: JsValue,
+    #[wasm_bindgen(js_name = awaitOptions, unchecked_optional_param_type = "AwaitTaskOptions")] await_options: JsValue,
+) -> Promise {
+    let signal = call_options.get("signal");
+    let first = call_tool(client.clone(), name, args, call_options);
+    future_to_promise(async move {
+        let outcome = JsFuture::from(first).await?;
+        if outcome.get_str("tag").as_deref() != Some("task") {
+            return Ok(outcome);
+        }
+        let status = outcome.get("status").unwrap_or(JsValue::UNDEFINED);
+        let await_options = match signal {
+            Some(s) if await_options.get("signal").is_none() => {
+                let base = if await_options.is_object() { await_options } else { JsValue::object(vec![]) };
+                base.with_field("signal", Some(s))
+            }
+            _ => await_options,
+        };
+        JsFuture::from(await_task(client, status, await_options)).await
+    })
+}
+
+fn start_step(function: &str, client: JsValue, task_id: JsValue, options: JsValue, make: impl FnOnce(String) -> Call<JsValue>) -> Promise {
+    let started = || -> Result<Promise, String> {
+        let client = JsClient::read(&client)?;
+        let task_id = task_id.as_string().filter(|t| !t.is_empty()).ok_or("the task id must be a non-empty string")?;
+        let opts = Opts::read(options, "options")?;
+        let machine = Step::new(make(task_id.clone()), task_id, opts.bounds(&client)?, now());
+        Ok(run(Box::new(machine), Rc::new(client), no_hooks(), opts.signal()?.map(Into::into)))
+    };
+    started().unwrap_or_else(|m| type_error(function, m))
+}
+
+/// Reads a task's status once (`tasks/get`): `{tag: "ok", status}` or `{tag: "error", error}`.
+#[wasm_bindgen(js_name = getTask, unchecked_return_type = "Promise<GetTaskOutcome>")]
+pub fn get_task(
+    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
+    #[wasm_bindgen(js_name = taskId, unchecked_param_type = "string")] task_id: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "StepOptions")] options: JsValue,
+) -> Promise {
+    start_step("getTask", client, task_id, options, |task_id| Call::GetTask { task_id })
+}
+
+/// Answers input requests by hand (`tasks/update` with `responses` as `inputResponses`):
+/// `{tag: "ok"}` or `{tag: "error", error}`.
+#[wasm_bindgen(js_name = updateTask, unchecked_return_type = "Promise<AckOutcome>")]
+pub fn update_task(
+    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
+    #[wasm_bindgen(js_name = taskId, unchecked_param_type = "string")] task_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "InputResponses")] responses: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "StepOptions")] options: JsValue,
+) -> Promise {
+    if !responses.is_object() {
+        return type_error("updateTask", "responses must be an object (key → response)".to_owned());
+    }
+    start_step("updateTask", client, task_id, options, |task_id| Call::UpdateTaskRaw { task_id, responses })
+}
+
+/// Asks the server to cancel a task (`tasks/cancel`): `{tag: "ok"}` or `{tag: "error", error}`.
+/// The acknowledgement does not mean the task ended `cancelled`; `awaitTask` tells.
+#[wasm_bindgen(js_name = cancelTask, unchecked_return_type = "Promise<AckOutcome>")]
+pub fn cancel_task(
+    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
+    #[wasm_bindgen(js_name = taskId, unchecked_param_type = "string")] task_id: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "StepOptions")] options: JsValue,
+) -> Promise {
+    start_step("cancelTask", client, task_id, options, |task_id| Call::CancelTask { task_id })
+}
+
+/// `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`, to use as a
+/// client's `clientCapabilities`. `base` is not modified.
+#[wasm_bindgen(unchecked_return_type = "ClientCapabilities")]
+pub fn capabilities(#[wasm_bindgen(unchecked_optional_param_type = "ClientCapabilities")] base: JsValue) -> JsValue {
+    with_tasks_extension(Some(&base))
+}
+
+/// `true` when a `server/discover` result (or a `capabilities` object) advertises the tasks extension.
+#[wasm_bindgen(js_name = serverSupports)]
+pub fn server_supports_js(
+    #[wasm_bindgen(js_name = discoverResultOrCapabilities, unchecked_param_type = "object")] value: JsValue,
+) -> bool {
+    server_supports(&value)
+}
+
+fn check(result: Result<(), String>) -> JsValue {
+    match result {
+        Ok(()) => JsValue::object(vec![("tag", "ok".into())]),
+        Err(m) => JsValue::object(vec![("tag", "error".into()), ("message", JsValue::from_str(&m))]),
+    }
+}
+
+/// Checks an `ElicitResult` (what a `form` or `url` handler answers).
+#[wasm_bindgen(js_name = validateElicitResult, unchecked_return_type = "ValidationResult")]
+pub fn validate_elicit_result(#[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue) -> JsValue {
+    check(check_elicit_result(&value))
+}
+
+/// Checks a `CreateMessageResult` (what a `sampling` handler answers).
+#[wasm_bindgen(js_name = validateCreateMessageResult, unchecked_return_type = "ValidationResult")]
+pub fn validate_create_message_result(#[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue) -> JsValue {
+    check(check_create_message_result(&value))
+}
+
+/// Checks a `ListRootsResult` (what a `roots` handler answers).
+#[wasm_bindgen(js_name = validateListRootsResult, unchecked_return_type = "ValidationResult")]
+pub fn validate_list_roots_result(#[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue) -> JsValue {
+    check(check_list_roots_result(&value))
+}

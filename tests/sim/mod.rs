@@ -1,0 +1,303 @@
+//! Simulated time for the engine: a scripted fake server, scripted input handlers, a scripted listen
+//! stream, and a trace of everything the machine did, time-stamped in simulated milliseconds.
+#![allow(dead_code)]
+
+use mcp_tasks_wasm::engine::{Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
+use mcp_tasks_wasm::proto::input::InputKind;
+use mcp_tasks_wasm::proto::request::{with_tasks_extension, Call};
+use mcp_tasks_wasm::proto::rpc::{read_rejection, Reply};
+use serde_json::{json, Value};
+
+/// How the fake server answers one request.
+pub enum Resp {
+    /// `result` after `delay` ms.
+    Ok(u64, Value),
+    /// A JSON-RPC error after `delay` ms.
+    Err(u64, i64, &'static str),
+    /// A transport failure (the rejection value) after `delay` ms.
+    Fail(u64, Value),
+    /// Never settles.
+    Never,
+}
+
+/// How a scripted input handler answers.
+pub enum Reaction {
+    /// Resolves with this value after `delay` ms.
+    After(u64, Value),
+    /// Throws this value after `delay` ms.
+    Throw(u64, Value),
+    /// Never settles.
+    Never,
+}
+
+type Server = Box<dyn FnMut(&str, &Value, u64) -> Resp>;
+type Handler = Box<dyn FnMut(Option<InputKind>, &str, &Value, u64) -> Reaction>;
+
+enum Pending {
+    Reply(ReqId, Reply<Value>),
+    Answer(AskId, Value),
+    Throw(Value),
+    Stream(StreamEvent<Value>),
+    Abort(Value),
+}
+
+/// The simulation.
+pub struct Sim {
+    pub now: u64,
+    pub trace: Vec<String>,
+    pub statuses: Vec<Value>,
+    pub requests: Vec<(u64, String, Value)>,
+    pub finish: Option<Finish<Value>>,
+    pub finished_at: Option<u64>,
+    pub detached: Vec<(String, Value, u64)>,
+    server: Server,
+    handler: Handler,
+    stream_script: Vec<(u64, StreamEvent<Value>)>,
+    queue: Vec<(u64, u64, Pending)>,
+    seq: u64,
+    stream_open: bool,
+    caps: Value,
+}
+
+/// A status object as a server sends it.
+pub fn task(id: &str, status: &str) -> Value {
+    json!({"taskId": id, "status": status, "createdAt": "2026-09-01T08:00:00Z", "lastUpdatedAt": "2026-09-01T08:00:00Z", "ttlMs": 60000})
+}
+
+/// `task` with extra fields merged in.
+pub fn task_with(id: &str, status: &str, extra: Value) -> Value {
+    let mut t = task(id, status);
+    if let (Some(o), Some(e)) = (t.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            o.insert(k.clone(), v.clone());
+        }
+    }
+    t
+}
+
+/// A tasks/get result (the status plus `resultType`).
+pub fn get_result(status: Value) -> Value {
+    let mut v = status;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("resultType".into(), json!("complete"));
+    }
+    v
+}
+
+impl Sim {
+    /// A simulation where the server answers through `server`; handlers never settle unless set.
+    pub fn new(server: impl FnMut(&str, &Value, u64) -> Resp + 'static) -> Self {
+        Self {
+            now: 0,
+            trace: Vec::new(),
+            statuses: Vec::new(),
+            requests: Vec::new(),
+            finish: None,
+            finished_at: None,
+            detached: Vec::new(),
+            server: Box::new(server),
+            handler: Box::new(|_, _, _, _| Reaction::Never),
+            stream_script: Vec::new(),
+            queue: Vec::new(),
+            seq: 0,
+            stream_open: false,
+            caps: with_tasks_extension::<Value>(None),
+        }
+    }
+
+    /// Sets the input handler (and input function) script.
+    pub fn handler(mut self, h: impl FnMut(Option<InputKind>, &str, &Value, u64) -> Reaction + 'static) -> Self {
+        self.handler = Box::new(h);
+        self
+    }
+
+    /// Events the listen stream delivers, `delay` ms after it opens.
+    pub fn stream(mut self, events: Vec<(u64, StreamEvent<Value>)>) -> Self {
+        self.stream_script = events;
+        self
+    }
+
+    /// Schedules an abort at `at`.
+    pub fn abort_at(&mut self, at: u64, reason: Value) {
+        self.push(at, Pending::Abort(reason));
+    }
+
+    fn push(&mut self, at: u64, p: Pending) {
+        self.seq += 1;
+        self.queue.push((at, self.seq, p));
+    }
+
+    fn log(&mut self, s: String) {
+        self.trace.push(format!("{} {}", self.now, s));
+    }
+
+    /// Runs `m` to its end (or until nothing can move it), returning the outcome as JSON
+    /// (`{"rejected": value}` for a rejection, `null` when it never finished).
+    pub fn run<M: Machine<Value>>(&mut self, m: &mut M) -> Value {
+        for _ in 0..10_000 {
+            self.drain(m);
+            if self.finish.is_some() {
+                break;
+            }
+            let next_event = self.queue.iter().map(|(t, s, _)| (*t, *s)).min();
+            let wake = m.wake_at();
+            match (wake, next_event) {
+                (Some(w), Some((t, _))) if w < t => self.tick(m, w),
+                (Some(w), None) => self.tick(m, w),
+                (_, Some((t, s))) => {
+                    let at = self.queue.iter().position(|(qt, qs, _)| *qt == t && *qs == s).unwrap_or(0);
+                    let (t, _, p) = self.queue.remove(at);
+                    assert!(t >= self.now, "time went backwards");
+                    self.now = t;
+                    let event = match p {
+                        Pending::Reply(req, reply) => Event::Reply { req, reply },
+                        Pending::Answer(ask, value) => Event::Answer { ask, value },
+                        Pending::Throw(error) => Event::Throw { error },
+                        Pending::Stream(e) => Event::Stream(e),
+                        Pending::Abort(reason) => Event::Abort { reason },
+                    };
+                    m.handle(t, event);
+                }
+                (None, None) => break,
+            }
+        }
+        self.drain(m);
+        match &self.finish {
+            Some(Finish::Resolve(o)) => o.to_json(),
+            Some(Finish::Reject(v)) => json!({ "rejected": v }),
+            None => Value::Null,
+        }
+    }
+
+    fn tick<M: Machine<Value>>(&mut self, m: &mut M, at: u64) {
+        assert!(at >= self.now, "wake_at {at} is in the past (now {})", self.now);
+        self.now = at;
+        m.handle(at, Event::Tick);
+    }
+
+    fn drain<M: Machine<Value>>(&mut self, m: &mut M) {
+        while let Some(a) = m.next_action() {
+            assert!(self.finish.is_none() || matches!(a, Action::SendDetached { .. }), "action after finish: {a:?}");
+            self.act(a);
+        }
+    }
+
+    fn act(&mut self, a: Action<Value>) {
+        match a {
+            Action::Send { req, call, timeout_ms } => {
+                let method = call.method();
+                let params = call.params(&self.caps);
+                let t = timeout_ms.map_or(String::new(), |t| format!(" (timeout {t})"));
+                self.log(format!("{method}{}{t}", describe(&call)));
+                self.requests.push((self.now, method.to_owned(), params.clone()));
+                match (self.server)(method, &params, self.now) {
+                    Resp::Ok(d, v) => self.push(self.now + d, Pending::Reply(req, Reply::Result(v))),
+                    Resp::Err(d, code, msg) => {
+                        let e = read_rejection(json!({"code": code, "message": msg}));
+                        self.push(self.now + d, Pending::Reply(req, e));
+                    }
+                    Resp::Fail(d, v) => self.push(self.now + d, Pending::Reply(req, Reply::Transport(v))),
+                    Resp::Never => {}
+                }
+            }
+            Action::SendDetached { call, timeout_ms } => {
+                self.log(format!("detached {}{}", call.method(), describe(&call)));
+                self.detached.push((call.method().to_owned(), call.params(&self.caps), timeout_ms));
+            }
+            Action::Abort { req } => {
+                self.queue.retain(|(_, _, p)| !matches!(p, Pending::Reply(r, _) if *r == req));
+                self.log("abort request".into());
+            }
+            Action::Status(s) => {
+                let st = s["status"].as_str().unwrap_or("?").to_owned();
+                self.log(format!("status {st}"));
+                self.statuses.push(s);
+            }
+            Action::Ask { ask, kind, key, params, status: _ } => {
+                self.log(format!("ask {} {key}", kind.handler_name()));
+                let reaction = (self.handler)(Some(kind), &key, &params, self.now);
+                self.schedule_reaction(ask, reaction);
+            }
+            Action::AskAll { ask, status } => {
+                let keys: Vec<String> = status["inputRequests"].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+                self.log(format!("ask function {}", keys.join(",")));
+                let reaction = (self.handler)(None, &keys.join(","), &status, self.now);
+                self.schedule_reaction(ask, reaction);
+            }
+            Action::StopAsk { ask } => {
+                self.queue.retain(|(_, _, p)| !matches!(p, Pending::Answer(a, _) if *a == ask));
+                self.log("stop ask".into());
+            }
+            Action::OpenStream { call } => {
+                self.log(format!("listen{}", describe(&call)));
+                self.stream_open = true;
+                let events = std::mem::take(&mut self.stream_script);
+                for (d, e) in events {
+                    self.push(self.now + d, Pending::Stream(e));
+                }
+            }
+            Action::CloseStream => {
+                self.stream_open = false;
+                self.queue.retain(|(_, _, p)| !matches!(p, Pending::Stream(_)));
+                self.log("close stream".into());
+            }
+            Action::Finish(f) => {
+                let what = match &f {
+                    Finish::Resolve(o) => format!("resolve {}", o.to_json()["tag"].as_str().unwrap_or("?")),
+                    Finish::Reject(_) => "reject".to_owned(),
+                };
+                self.log(what);
+                self.finish = Some(f);
+                self.finished_at = Some(self.now);
+            }
+        }
+    }
+
+    fn schedule_reaction(&mut self, ask: AskId, r: Reaction) {
+        match r {
+            Reaction::After(d, v) => self.push(self.now + d, Pending::Answer(ask, v)),
+            Reaction::Throw(d, v) => self.push(self.now + d, Pending::Throw(v)),
+            Reaction::Never => {}
+        }
+    }
+
+    /// The times at which requests of `method` were sent.
+    pub fn times(&self, method: &str) -> Vec<u64> {
+        self.requests.iter().filter(|(_, m, _)| m == method).map(|(t, _, _)| *t).collect()
+    }
+}
+
+fn describe(call: &Call<Value>) -> String {
+    match call {
+        Call::UpdateTask { responses, .. } => {
+            let keys: Vec<&str> = responses.iter().map(|(k, _)| k.as_str()).collect();
+            format!(" [{}]", keys.join(","))
+        }
+        Call::ToolsCall { input_responses: Some(r), .. } => {
+            let keys: Vec<String> = r.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+            format!(" [{}]", keys.join(","))
+        }
+        _ => String::new(),
+    }
+}
+
+/// A script of tasks/get answers: the n-th poll gets the n-th entry (the last one repeats).
+pub fn polls(answers: Vec<Resp>) -> impl FnMut(&str, &Value, u64) -> Resp {
+    let mut answers: std::collections::VecDeque<Resp> = answers.into();
+    move |method, _params, _now| match method {
+        "tasks/get" => {
+            if answers.len() > 1 {
+                answers.pop_front().unwrap_or(Resp::Never)
+            } else {
+                match answers.front() {
+                    Some(Resp::Ok(d, v)) => Resp::Ok(*d, v.clone()),
+                    Some(Resp::Err(d, c, m)) => Resp::Err(*d, *c, m),
+                    Some(Resp::Fail(d, v)) => Resp::Fail(*d, v.clone()),
+                    _ => Resp::Never,
+                }
+            }
+        }
+        "tasks/update" | "tasks/cancel" => Resp::Ok(0, json!({"resultType": "complete"})),
+        _ => Resp::Never,
+    }
+}
