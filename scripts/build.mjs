@@ -8,7 +8,9 @@ import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const pkg = join(root, "pkg");
+// PKG_OUT and CARGO_TARGET_DIR let a second checkout or session build without touching pkg/ and target/.
+const pkg = process.env.PKG_OUT ? join(root, process.env.PKG_OUT) : join(root, "pkg");
+const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const wasmOut = join(pkg, "mcp_tasks_wasm_bg.wasm");
 const glue = join(pkg, "mcp_tasks_wasm.js");
 const entries = ["index.js", "index.d.ts", "node.js", "node.d.ts"];
@@ -45,7 +47,7 @@ if (!fresh || process.argv.includes("--force")) {
   run("wasm-bindgen", [
     "--target", "web", "--out-dir", pkg, "--out-name", "mcp_tasks_wasm",
     "--remove-name-section", "--remove-producers-section",
-    join(root, "target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
+    join(target, "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
   ]);
   // npm binaryen's wasm-opt, never one from PATH (Debian's v108 silently breaks wasm-bindgen output).
   const wasmOpt = join(root, "node_modules/.bin/wasm-opt");

@@ -1,0 +1,401 @@
+/* tslint:disable */
+/* eslint-disable */
+/* ---------------------------------------------------------------------------------------------
+ * mcp-tasks-wasm — public types (written by hand; emitted into the generated declarations).
+ * Every async function resolves with a tagged outcome: switch on `tag`.
+ * ------------------------------------------------------------------------------------------- */
+
+/** A JSON value as it travels on the wire. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** MCP client capabilities (`_meta["io.modelcontextprotocol/clientCapabilities"]`). */
+export interface ClientCapabilities {
+    elicitation?: { form?: object; url?: object };
+    sampling?: { context?: object; tools?: object };
+    roots?: object;
+    experimental?: Record<string, object>;
+    extensions?: Record<string, object>;
+    [key: string]: unknown;
+}
+
+/** The wire status of a task. */
+export type TaskState = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** One input request (`inputRequests` entry): a request object without `jsonrpc`/`id`. */
+export type InputRequest =
+| { method: "elicitation/create"; params: ElicitFormParams | ElicitUrlParams }
+| { method: "sampling/createMessage"; params: CreateMessageParams }
+| { method: "roots/list"; params?: { _meta?: Record<string, unknown> } }
+| { method: string; params?: Record<string, unknown> };
+
+/** Outstanding input requests, keyed by the key their answer goes under. */
+export type InputRequests = Record<string, InputRequest>;
+
+/** Answers, keyed like the requests they answer. */
+export type InputResponses = Record<string, ElicitResult | CreateMessageResult | ListRootsResult | Record<string, unknown>>;
+
+/**
+ * A task status: the wire Task's fields as the server sent them (`resultType` and `_meta` of the
+ * envelope left out). `inputRequests`, `result` and `error` appear when the server sent them.
+ */
+export interface TaskStatus {
+    taskId: string;
+    status: TaskState;
+    statusMessage?: string;
+    createdAt?: string;
+    lastUpdatedAt?: string;
+    ttlMs?: number | null;
+    pollIntervalMs?: number;
+    inputRequests?: InputRequests;
+    result?: CallToolResult;
+    error?: JsonRpcError;
+}
+
+/** The status `callTool` returns when a `tools/call` needs input before any task exists (MRTR). */
+export interface MrtrStatus {
+    inputRequests?: InputRequests;
+    /** Opaque; echo it with `callTool(..., {inputResponses, requestState})` to answer by hand. */
+    requestState?: string;
+}
+
+/** A tool result, passed through exactly as the server sent it. */
+export interface CallToolResult {
+    content?: Array<{ type: string; [key: string]: unknown }>;
+    structuredContent?: unknown;
+    isError?: boolean;
+    [key: string]: unknown;
+}
+
+/** A JSON-RPC error object. */
+export interface JsonRpcError {
+    code: number;
+    message: string;
+    data?: unknown;
+}
+
+/** Who is to blame: the server (JSON-RPC error, failed task), the transport (failure, timeout),
+ * the protocol (an answer that breaks it), or an input handler (execution). */
+export type ErrorKind = "server" | "transport" | "protocol" | "execution";
+
+/**
+ * Why an input handler (or the input function) failed: the `reason` it returned with
+ * `{tag: "error", reason}`, or `{type: "invalid_response", response}` (an answer that failed its check),
+ * or `{type: "invalid_outcome", outcome}` (something other than `{tag: "ok", ...}` / `{tag: "error", ...}`).
+ */
+export type InputFailureReason = unknown;
+
+/** `error.cause`: what exactly happened. */
+export type ErrorCause =
+/** The call's `timeoutMs` ran out; `status` is the last status read (the task keeps running). */
+| { type: "timeout"; status: TaskStatus | null }
+/** One request outlived `requestTimeoutMs`. */
+| { type: "request_timeout"; method: string; status: TaskStatus | null }
+/** The task ended `failed`; the error's code/message/data are the task's. */
+| { type: "task_failed"; status: TaskStatus }
+/** The server answered `method` with this JSON-RPC error. */
+| { type: "rpc_error"; method: string }
+/** `request` rejected with `error` (not a JSON-RPC error). */
+| { type: "request_failed"; method: string; error: unknown }
+/** The server's answer to `method` broke the protocol; `response` is what it sent. */
+| { type: "protocol_violation"; method: string; response: unknown }
+/** An input handler (`key`) or the input function (`key: null`) failed. */
+| { type: "input_handler"; key: string | null; reason: InputFailureReason; status: TaskStatus | MrtrStatus }
+/** `listen: true` with a client that has no `listen` function. */
+| { type: "listen_unsupported" };
+
+/**
+ * An error outcome's `error`. Codes: the server's own for kind `"server"`; -32001 for timeouts;
+ * -32000 for other transport failures; -32603 for protocol violations and input-handler failures.
+ */
+export interface TaskError {
+    code: number;
+    message: string;
+    data?: unknown;
+    kind: ErrorKind;
+    cause?: ErrorCause;
+}
+
+/** `{tag: "ok", result}`: a tool result (immediate, or a completed task's). */
+export interface OkResult { tag: "ok"; result: CallToolResult }
+/** `{tag: "task", status}`: `tools/call` created a task. */
+export interface TaskCreated { tag: "task"; status: TaskStatus }
+/** `{tag: "error", error}`. */
+export interface Failed { tag: "error"; error: TaskError }
+/** `{tag: "cancelled", status}`: the task ended cancelled. */
+export interface Cancelled { tag: "cancelled"; status: TaskStatus }
+/** `{tag: "input_required", status}`: input is needed that the library may not answer. */
+export interface InputRequired<S = TaskStatus> { tag: "input_required"; status: S }
+
+/** What `callTool` resolves with. */
+export type CallToolOutcome = TaskCreated | OkResult | InputRequired<MrtrStatus> | Failed;
+/** What `awaitTask` resolves with. */
+export type AwaitTaskOutcome = OkResult | Failed | Cancelled | InputRequired<TaskStatus>;
+/** What `callAndAwait` resolves with. */
+export type CallAndAwaitOutcome = OkResult | Failed | Cancelled | InputRequired<TaskStatus> | InputRequired<MrtrStatus>;
+/** What `getTask` resolves with. */
+export type GetTaskOutcome = { tag: "ok"; status: TaskStatus } | Failed;
+/** What `updateTask` and `cancelTask` resolve with. */
+export type AckOutcome = { tag: "ok" } | Failed;
+
+/** The context handed to an input handler. */
+export interface InputContext {
+    /** The key the answer goes under. */
+    key: string;
+    /** The status the request came with. */
+    status: TaskStatus | MrtrStatus;
+    /** Aborts when the answer is no longer wanted (task ended, key gone, deadline, abort). */
+    signal: AbortSignal;
+}
+
+/** What an input handler returns (or resolves to). */
+export type HandlerOutcome<R> = { tag: "ok"; response: R } | { tag: "error"; reason: unknown };
+
+/** `elicitation/create` params in form mode. */
+export interface ElicitFormParams {
+    mode?: "form";
+    message: string;
+    requestedSchema: { type: "object"; properties: Record<string, Record<string, unknown>>; required?: string[] };
+}
+/** `elicitation/create` params in url mode (the url is always `https:` or `http:`). */
+export interface ElicitUrlParams { mode: "url"; message: string; url: string }
+/** `sampling/createMessage` params. */
+export interface CreateMessageParams {
+    messages: Array<{ role: "user" | "assistant"; content: unknown }>;
+    maxTokens: number;
+    [key: string]: unknown;
+}
+/** An elicitation answer. */
+export interface ElicitResult {
+    action: "accept" | "decline" | "cancel";
+    content?: Record<string, string | number | boolean | string[]>;
+}
+/** A sampling answer. */
+export interface CreateMessageResult {
+    role: "user" | "assistant";
+    content: { type: string; [key: string]: unknown } | Array<{ type: string; [key: string]: unknown }>;
+    model: string;
+    stopReason?: string;
+    [key: string]: unknown;
+}
+/** A roots answer. */
+export interface ListRootsResult { roots: Array<{ uri: string; name?: string }> }
+
+/** The application's input handlers, one per request kind. A request with no handler for its kind
+ * is never answered by the library: the wait returns `{tag: "input_required", status}`. */
+export interface InputHandlers {
+    form?(params: ElicitFormParams, context: InputContext): HandlerOutcome<ElicitResult> | Promise<HandlerOutcome<ElicitResult>>;
+    url?(params: ElicitUrlParams, context: InputContext): HandlerOutcome<ElicitResult> | Promise<HandlerOutcome<ElicitResult>>;
+    sampling?(params: CreateMessageParams, context: InputContext): HandlerOutcome<CreateMessageResult> | Promise<HandlerOutcome<CreateMessageResult>>;
+    roots?(params: Record<string, unknown>, context: InputContext): HandlerOutcome<ListRootsResult> | Promise<HandlerOutcome<ListRootsResult>>;
+}
+
+/** The `input` option's function form: called with the status (its `inputRequests` limited to the
+ * requests not answered yet during this wait). */
+export type InputFunction = (
+status: TaskStatus | MrtrStatus,
+context: { signal: AbortSignal },
+) => InputFunctionOutcome | Promise<InputFunctionOutcome>;
+/** What the input function returns: answers by key (some or all), or an error. */
+export type InputFunctionOutcome = { tag: "ok"; responses: InputResponses } | { tag: "error"; reason: unknown };
+
+/**
+ * Any object of this shape can be driven by the library (duck-typed).
+ * `request` resolves with the JSON-RPC `result`, rejects with a JSON-RPC error object
+ * `{code, message, data?}` when the server answered with one, and rejects with anything else on a
+ * transport failure. Every `params` it receives already carries
+ * `_meta["io.modelcontextprotocol/clientCapabilities"]` with the tasks extension declared.
+ */
+export interface TasksClient {
+    request(method: string, params: Record<string, unknown>, options: { timeoutMs?: number; signal: AbortSignal }): Promise<object>;
+    /** `subscriptions/listen`: an async iterable of JSON-RPC notifications (used with `listen: true`). */
+    listen?(params: Record<string, unknown>, options: { signal: AbortSignal }): AsyncIterable<object> | Promise<AsyncIterable<object>>;
+    /** Handlers for input requests (the default `input` mode). */
+    inputHandlers?: InputHandlers;
+    /** The client's own capabilities; the library merges the tasks extension into them. */
+    clientCapabilities?: ClientCapabilities;
+    /** The client's default per-request timeout in ms; absent = none. */
+    requestTimeoutMs?: number;
+}
+
+/** Options every function takes. */
+export interface StepOptions {
+    /** Bound of the whole call in ms (default 60000; `Infinity` for none). */
+    timeoutMs?: number;
+    /** Bound of each request in ms (default: the client's `requestTimeoutMs`). */
+    requestTimeoutMs?: number;
+    /** Aborting stops every timer and request and rejects with `signal.reason`. */
+    signal?: AbortSignal;
+}
+
+/** Where input answers come from: the handlers (default), nowhere (`"return"`), or a function. */
+export type InputOption = "handlers" | "return" | InputFunction;
+
+/** Options of `callTool`. */
+export interface CallToolOptions extends StepOptions {
+    /** How MRTR input requests are answered (default `"handlers"`). */
+    input?: InputOption;
+    /** Handlers to use instead of the client's `inputHandlers`. */
+    inputHandlers?: InputHandlers;
+    /** Answers to send with the call (continuing an MRTR round by hand). */
+    inputResponses?: InputResponses;
+    /** The `requestState` to echo with the call (continuing an MRTR round by hand). */
+    requestState?: string;
+}
+
+/** Options of `awaitTask`. */
+export interface AwaitTaskOptions extends StepOptions {
+    /** Interval when the server sends no `pollIntervalMs` (default 1000). */
+    pollIntervalMs?: number;
+    /** Floor under every interval (default 100). */
+    minPollIntervalMs?: number;
+    /** Called once for each new status (state, message or outstanding input keys changed). */
+    onStatus?: (status: TaskStatus) => void;
+    /** With `signal`: also send a best-effort `tasks/cancel` on abort (default false). */
+    cancelOnAbort?: boolean;
+    /** How input requests are answered (default `"handlers"`). */
+    input?: InputOption;
+    /** Handlers to use instead of the client's `inputHandlers`. */
+    inputHandlers?: InputHandlers;
+    /** Wait on `subscriptions/listen` notifications instead of polling (default false). */
+    listen?: boolean;
+}
+
+/** `directClient`'s handler: answers one request in-process. Throw `{code, message, data?}` to answer
+ * with a JSON-RPC error. For `subscriptions/listen`, return an async iterable of notifications. */
+export type DirectHandler = (method: string, params: Record<string, unknown>, context: { signal?: AbortSignal }) => unknown;
+
+/** Options of `directClient`. */
+export interface DirectClientOptions {
+    clientCapabilities?: ClientCapabilities;
+    inputHandlers?: InputHandlers;
+}
+
+/** What the validators return. */
+export type ValidationResult = { tag: "ok" } | { tag: "error"; message: string };
+
+
+
+/**
+ * Waits for a task to finish (polling `tasks/get`, or listening with `listen: true`), answering
+ * input requests on the way. Resolves with `{tag: "ok", result}`, `{tag: "error", error}`,
+ * `{tag: "cancelled", status}` or `{tag: "input_required", status}`.
+ */
+export function awaitTask(client: TasksClient, statusOrTaskId: TaskStatus | string, options?: AwaitTaskOptions): Promise<AwaitTaskOutcome>;
+
+/**
+ * `callTool`, then `awaitTask` when it created a task; an immediate result, error or
+ * `input_required` is returned as is. The call's `signal` also bounds the wait unless
+ * `awaitOptions` has its own.
+ */
+export function callAndAwait(client: TasksClient, name: string, args?: Record<string, unknown>, callOptions?: CallToolOptions, awaitOptions?: AwaitTaskOptions): Promise<CallAndAwaitOutcome>;
+
+/**
+ * Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
+ * with `{tag: "task", status}`, `{tag: "ok", result}`, `{tag: "input_required", status}` or
+ * `{tag: "error", error}`. MRTR rounds are answered through the `input` option.
+ */
+export function callTool(client: TasksClient, name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolOutcome>;
+
+/**
+ * Asks the server to cancel a task (`tasks/cancel`): `{tag: "ok"}` or `{tag: "error", error}`.
+ * The acknowledgement does not mean the task ended `cancelled`; `awaitTask` tells.
+ */
+export function cancelTask(client: TasksClient, taskId: string, options?: StepOptions): Promise<AckOutcome>;
+
+/**
+ * `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`, to use as a
+ * client's `clientCapabilities`. `base` is not modified.
+ */
+export function capabilities(base?: ClientCapabilities): ClientCapabilities;
+
+/**
+ * Builds the direct client. `options` may carry `clientCapabilities` and `inputHandlers`, copied
+ * onto the client.
+ */
+export function directClient(handler: DirectHandler, options?: DirectClientOptions): TasksClient;
+
+/**
+ * Reads a task's status once (`tasks/get`): `{tag: "ok", status}` or `{tag: "error", error}`.
+ */
+export function getTask(client: TasksClient, taskId: string, options?: StepOptions): Promise<GetTaskOutcome>;
+
+/**
+ * `true` when a `server/discover` result (or a `capabilities` object) advertises the tasks extension.
+ */
+export function serverSupports(discoverResultOrCapabilities: object): boolean;
+
+/**
+ * Answers input requests by hand (`tasks/update` with `responses` as `inputResponses`):
+ * `{tag: "ok"}` or `{tag: "error", error}`.
+ */
+export function updateTask(client: TasksClient, taskId: string, responses: InputResponses, options?: StepOptions): Promise<AckOutcome>;
+
+/**
+ * Checks a `CreateMessageResult` (what a `sampling` handler answers).
+ */
+export function validateCreateMessageResult(value: unknown): ValidationResult;
+
+/**
+ * Checks an `ElicitResult` (what a `form` or `url` handler answers).
+ */
+export function validateElicitResult(value: unknown): ValidationResult;
+
+/**
+ * Checks a `ListRootsResult` (what a `roots` handler answers).
+ */
+export function validateListRootsResult(value: unknown): ValidationResult;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    readonly awaitTask: (a: any, b: any, c: any) => any;
+    readonly callAndAwait: (a: any, b: any, c: any, d: any, e: any) => any;
+    readonly callTool: (a: any, b: any, c: any, d: any) => any;
+    readonly cancelTask: (a: any, b: any, c: any) => any;
+    readonly capabilities: (a: any) => any;
+    readonly directClient: (a: any, b: any) => [number, number, number];
+    readonly getTask: (a: any, b: any, c: any) => any;
+    readonly serverSupports: (a: any) => number;
+    readonly updateTask: (a: any, b: any, c: any, d: any) => any;
+    readonly validateCreateMessageResult: (a: any) => any;
+    readonly validateElicitResult: (a: any) => any;
+    readonly validateListRootsResult: (a: any) => any;
+    readonly wasm_bindgen__convert__closures_____invoke__h9c1586b278ebcf64: (a: number, b: number, c: any, d: any, e: any) => any;
+    readonly wasm_bindgen__convert__closures_____invoke__h35a003ae47a06b22: (a: number, b: number, c: any, d: any) => any;
+    readonly wasm_bindgen__convert__closures_____invoke__h60702a48838d1764: (a: number, b: number, c: any) => [number, number];
+    readonly wasm_bindgen__convert__closures_____invoke__hb98d63cc49481475: (a: number, b: number, c: any, d: any) => void;
+    readonly wasm_bindgen__convert__closures_____invoke__hbf4ced28e515a826: (a: number, b: number, c: any) => void;
+    readonly wasm_bindgen__convert__closures_____invoke__h85e05b28871615b6: (a: number, b: number) => void;
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __wbindgen_exn_store: (a: number) => void;
+    readonly __externref_table_alloc: () => number;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __wbindgen_destroy_closure: (a: number, b: number) => void;
+    readonly __externref_table_dealloc: (a: number) => void;
+    readonly __wbindgen_start: () => void;
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;

@@ -1,0 +1,30 @@
+/* tslint:disable */
+/* eslint-disable */
+export const memory: WebAssembly.Memory;
+export const awaitTask: (a: any, b: any, c: any) => any;
+export const callAndAwait: (a: any, b: any, c: any, d: any, e: any) => any;
+export const callTool: (a: any, b: any, c: any, d: any) => any;
+export const cancelTask: (a: any, b: any, c: any) => any;
+export const capabilities: (a: any) => any;
+export const directClient: (a: any, b: any) => [number, number, number];
+export const getTask: (a: any, b: any, c: any) => any;
+export const serverSupports: (a: any) => number;
+export const updateTask: (a: any, b: any, c: any, d: any) => any;
+export const validateCreateMessageResult: (a: any) => any;
+export const validateElicitResult: (a: any) => any;
+export const validateListRootsResult: (a: any) => any;
+export const wasm_bindgen__convert__closures_____invoke__h9c1586b278ebcf64: (a: number, b: number, c: any, d: any, e: any) => any;
+export const wasm_bindgen__convert__closures_____invoke__h35a003ae47a06b22: (a: number, b: number, c: any, d: any) => any;
+export const wasm_bindgen__convert__closures_____invoke__h60702a48838d1764: (a: number, b: number, c: any) => [number, number];
+export const wasm_bindgen__convert__closures_____invoke__hb98d63cc49481475: (a: number, b: number, c: any, d: any) => void;
+export const wasm_bindgen__convert__closures_____invoke__hbf4ced28e515a826: (a: number, b: number, c: any) => void;
+export const wasm_bindgen__convert__closures_____invoke__h85e05b28871615b6: (a: number, b: number) => void;
+export const __wbindgen_malloc: (a: number, b: number) => number;
+export const __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+export const __wbindgen_free: (a: number, b: number, c: number) => void;
+export const __wbindgen_exn_store: (a: number) => void;
+export const __externref_table_alloc: () => number;
+export const __wbindgen_externrefs: WebAssembly.Table;
+export const __wbindgen_destroy_closure: (a: number, b: number) => void;
+export const __externref_table_dealloc: (a: number) => void;
+export const __wbindgen_start: () => void;

@@ -1,0 +1,377 @@
+//! Input handling in awaitTask, on simulated time: handlers, "return", the input function, dedupe,
+//! rounds, timing against polls and the deadline, every invalid answer, exceptions.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod sim;
+
+use mcp_tasks_wasm::engine::options::{Bounds, HandlerSet, InputMode, WaitOptions};
+use mcp_tasks_wasm::engine::wait::{Seed, Wait};
+use mcp_tasks_wasm::proto::input::InputKind;
+use serde_json::{json, Value};
+use sim::{get_result, task_with, Reaction, Resp, Sim};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+const ALL: HandlerSet = HandlerSet { form: true, url: true, sampling: true, roots: true };
+
+fn handlers(set: HandlerSet) -> WaitOptions {
+    WaitOptions { input: InputMode::Handlers(set), ..WaitOptions::default() }
+}
+
+fn form(message: &str) -> Value {
+    json!({"method": "elicitation/create", "params": {"mode": "form", "message": message, "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}})
+}
+
+fn asking(requests: Value) -> Value {
+    get_result(task_with("t1", "input_required", json!({"pollIntervalMs": 100, "inputRequests": requests})))
+}
+
+fn working() -> Value {
+    get_result(task_with("t1", "working", json!({"pollIntervalMs": 100})))
+}
+
+fn done() -> Value {
+    get_result(task_with("t1", "completed", json!({"result": {"content": [{"type": "text", "text": "ok"}]}})))
+}
+
+fn accept(name: &str) -> Value {
+    json!({"tag": "ok", "response": {"action": "accept", "content": {"name": name}}})
+}
+
+/// A server whose tasks/get answers follow `gets` (the last repeats) and that records updates.
+struct Script {
+    gets: RefCell<VecDeque<Value>>,
+    updates: RefCell<Vec<Value>>,
+    update_answer: RefCell<Option<(i64, &'static str)>>,
+}
+
+fn server(gets: Vec<Value>) -> (Rc<Script>, impl FnMut(&str, &Value, u64) -> Resp) {
+    let s = Rc::new(Script { gets: RefCell::new(gets.into()), updates: RefCell::new(Vec::new()), update_answer: RefCell::new(None) });
+    let script = s.clone();
+    let f = move |method: &str, params: &Value, _now: u64| match method {
+        "tasks/get" => {
+            let mut g = script.gets.borrow_mut();
+            let v = if g.len() > 1 { g.pop_front().unwrap() } else { g.front().cloned().unwrap() };
+            Resp::Ok(0, v)
+        }
+        "tasks/update" => {
+            script.updates.borrow_mut().push(params["inputResponses"].clone());
+            match *script.update_answer.borrow() {
+                Some((code, msg)) => Resp::Err(0, code, msg),
+                None => Resp::Ok(0, json!({"resultType": "complete"})),
+            }
+        }
+        _ => Resp::Never,
+    };
+    (s, f)
+}
+
+fn run(sim: &mut Sim, o: WaitOptions) -> Value {
+    let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
+    sim.run(&mut w)
+}
+
+#[test]
+fn a_form_handler_answers_and_polling_goes_on_while_it_runs() {
+    let (script, f) = server(vec![asking(json!({"name": form("Name?")})), asking(json!({"name": form("Name?")})), asking(json!({"name": form("Name?")})), working(), done()]);
+    let mut sim = Sim::new(f).handler(|kind, key, params, _| {
+        assert_eq!((kind, key), (Some(InputKind::Form), "name"));
+        assert_eq!(params["message"], "Name?");
+        Reaction::After(250, accept("Ada"))
+    });
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["tag"], "ok");
+    assert_eq!(
+        sim.trace,
+        [
+            "0 tasks/get (timeout 60000)",
+            "0 status input_required",
+            "0 ask form name",
+            "100 tasks/get (timeout 59900)",
+            "200 tasks/get (timeout 59800)",
+            "250 tasks/update [name] (timeout 59750)",
+            "300 tasks/get (timeout 59700)",
+            "300 status working",
+            "400 tasks/get (timeout 59600)",
+            "400 status completed",
+            "400 resolve ok",
+        ]
+    );
+    assert_eq!(*script.updates.borrow(), [json!({"name": {"action": "accept", "content": {"name": "Ada"}}})]);
+}
+
+#[test]
+fn a_request_with_no_handler_for_its_kind_is_returned_and_no_handler_runs() {
+    let requests = json!({"name": form("?"), "s": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}}});
+    let (script, f) = server(vec![asking(requests.clone())]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| panic!("no handler may run"));
+    let out = run(&mut sim, handlers(HandlerSet { form: true, ..HandlerSet::default() }));
+    assert_eq!(out["tag"], "input_required");
+    assert_eq!(out["status"]["inputRequests"], requests);
+    assert!(script.updates.borrow().is_empty());
+    assert!(!sim.trace.iter().any(|t| t.contains(" ask ")));
+}
+
+#[test]
+fn unknown_methods_and_modes_have_no_handler() {
+    for request in [json!({"method": "tools/call", "params": {}}), json!({"method": "elicitation/create", "params": {"mode": "carrier-pigeon", "message": "?"}})] {
+        let (_, f) = server(vec![asking(json!({"k": request}))]);
+        let mut sim = Sim::new(f);
+        assert_eq!(run(&mut sim, handlers(ALL))["tag"], "input_required");
+    }
+}
+
+#[test]
+fn return_mode_gives_the_status_back_at_once() {
+    let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| panic!("no handler may run"));
+    let out = run(&mut sim, WaitOptions { input: InputMode::Return, ..WaitOptions::default() });
+    assert_eq!(out["tag"], "input_required");
+    assert_eq!(sim.finished_at, Some(0));
+}
+
+#[test]
+fn each_handler_kind_gets_its_requests() {
+    let requests = json!({
+        "f": form("?"),
+        "u": {"method": "elicitation/create", "params": {"mode": "url", "message": "consent", "url": "https://example.com/x"}},
+        "s": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}},
+        "r": {"method": "roots/list"},
+    });
+    let (script, f) = server(vec![asking(requests), done()]);
+    let mut sim = Sim::new(f).handler(|kind, _, _, _| {
+        let response = match kind.unwrap() {
+            InputKind::Form => json!({"action": "decline"}),
+            InputKind::Url => json!({"action": "accept"}),
+            InputKind::Sampling => json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}),
+            InputKind::Roots => json!({"roots": [{"uri": "file:///home", "name": "home"}]}),
+        };
+        Reaction::After(10, json!({"tag": "ok", "response": response}))
+    });
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["tag"], "ok");
+    let asked: Vec<&String> = sim.trace.iter().filter(|t| t.contains(" ask ")).collect();
+    assert_eq!(asked, ["0 ask form f", "0 ask roots r", "0 ask sampling s", "0 ask url u"]);
+    // All four answers of the round go out in one tasks/update.
+    assert_eq!(script.updates.borrow().len(), 1);
+    assert_eq!(script.updates.borrow()[0].as_object().unwrap().len(), 4);
+}
+
+#[test]
+fn answered_keys_are_never_asked_or_sent_again_while_the_server_still_lists_them() {
+    let a = asking(json!({"name": form("?")}));
+    let (script, f) = server(vec![a.clone(), a.clone(), a.clone(), a, done()]);
+    let asks = Rc::new(RefCell::new(0));
+    let counter = asks.clone();
+    let mut sim = Sim::new(f).handler(move |_, _, _, _| {
+        *counter.borrow_mut() += 1;
+        Reaction::After(0, accept("Ada"))
+    });
+    assert_eq!(run(&mut sim, handlers(ALL))["tag"], "ok");
+    assert_eq!(*asks.borrow(), 1);
+    assert_eq!(script.updates.borrow().len(), 1);
+    assert_eq!(sim.times("tasks/get"), [0, 100, 200, 300, 400]);
+}
+
+#[test]
+fn two_input_rounds_get_two_updates() {
+    let age = json!({"method": "elicitation/create", "params": {"message": "Age?", "requestedSchema": {"type": "object", "properties": {}}}});
+    let (script, f) = server(vec![asking(json!({"name": form("?")})), working(), asking(json!({"age": age})), done()]);
+    let mut sim = Sim::new(f).handler(|_, key, _, _| Reaction::After(5, json!({"tag": "ok", "response": {"action": "accept", "content": {key: 1}}})));
+    assert_eq!(run(&mut sim, handlers(ALL))["tag"], "ok");
+    assert_eq!(*script.updates.borrow(), [json!({"name": {"action": "accept", "content": {"name": 1}}}), json!({"age": {"action": "accept", "content": {"age": 1}}})]);
+}
+
+#[test]
+fn a_handler_still_running_when_the_task_completes_is_stopped_and_never_answers() {
+    let (script, f) = server(vec![asking(json!({"name": form("?")})), done()]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(500, accept("late")));
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["tag"], "ok");
+    assert_eq!(sim.trace[3..], ["100 tasks/get (timeout 59900)", "100 status completed", "100 stop ask", "100 resolve ok"]);
+    assert!(script.updates.borrow().is_empty());
+}
+
+#[test]
+fn a_handler_whose_key_disappears_is_stopped_and_the_wait_goes_on() {
+    let (script, f) = server(vec![asking(json!({"name": form("?")})), working(), done()]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(500, accept("late")));
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["tag"], "ok");
+    assert!(sim.trace.contains(&"100 stop ask".to_owned()), "{:?}", sim.trace);
+    assert!(script.updates.borrow().is_empty());
+    assert_eq!(sim.finished_at, Some(200));
+}
+
+#[test]
+fn the_deadline_stops_a_running_handler() {
+    let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::Never);
+    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(350), request_timeout_ms: None }, ..handlers(ALL) };
+    let out = run(&mut sim, o);
+    assert_eq!(out["error"]["code"], -32001);
+    assert_eq!(out["error"]["cause"]["status"]["status"], "input_required");
+    assert_eq!(sim.trace[sim.trace.len() - 2..], ["350 stop ask", "350 resolve error"]);
+}
+
+#[test]
+fn a_handler_error_stops_the_wait_as_an_execution_error() {
+    let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(20, json!({"tag": "error", "reason": "user closed the tab"})));
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["error"]["code"], -32603);
+    assert_eq!(out["error"]["kind"], "execution");
+    let cause = &out["error"]["cause"];
+    assert_eq!((&cause["type"], &cause["key"], &cause["reason"]), (&json!("input_handler"), &json!("name"), &json!("user closed the tab")));
+    assert_eq!(cause["status"]["status"], "input_required");
+}
+
+#[test]
+fn every_invalid_answer_is_refused_before_it_is_sent() {
+    let sampling = json!({"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}});
+    let roots = json!({"method": "roots/list"});
+    let cases = [
+        (form("?"), json!({"action": "maybe"})),
+        (form("?"), json!({"action": "decline", "content": {"name": "x"}})),
+        (form("?"), json!({"action": "accept", "content": {"name": {"nested": true}}})),
+        (form("?"), json!({"action": "accept", "content": "Ada"})),
+        (form("?"), json!(null)),
+        (sampling.clone(), json!({"role": "assistant", "content": {"type": "text", "text": "x"}})),
+        (sampling.clone(), json!({"role": "robot", "content": {"type": "text"}, "model": "m"})),
+        (sampling.clone(), json!({"role": "assistant", "content": [], "model": "m"})),
+        (sampling, json!({"role": "assistant", "content": "text", "model": "m"})),
+        (roots.clone(), json!({"roots": [{"uri": "https://x"}]})),
+        (roots.clone(), json!({"roots": [{"uri": "file:///x", "name": 5}]})),
+        (roots, json!({})),
+    ];
+    for (request, response) in cases {
+        let (script, f) = server(vec![asking(json!({"k": request}))]);
+        let r = response.clone();
+        let mut sim = Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, json!({"tag": "ok", "response": r.clone()})));
+        let out = run(&mut sim, handlers(ALL));
+        assert_eq!(out["error"]["kind"], "execution", "{response}");
+        assert_eq!(out["error"]["cause"]["reason"], json!({"type": "invalid_response", "response": response}));
+        assert!(script.updates.borrow().is_empty());
+    }
+}
+
+#[test]
+fn an_answer_that_is_not_a_tagged_outcome_is_refused() {
+    for answer in [json!({"action": "accept"}), json!(null), json!({"tag": "maybe"})] {
+        let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
+        let a = answer.clone();
+        let mut sim = Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, a.clone()));
+        let out = run(&mut sim, handlers(ALL));
+        assert_eq!(out["error"]["cause"]["reason"], json!({"type": "invalid_outcome", "outcome": answer}));
+    }
+}
+
+#[test]
+fn a_handler_exception_rejects_with_that_exception() {
+    let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::Throw(30, json!({"boom": 1})));
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out, json!({"rejected": {"boom": 1}}));
+    assert!(sim.trace.iter().any(|t| t == "30 abort request" || t == "30 reject"));
+}
+
+#[test]
+fn a_url_elicitation_that_is_not_http_never_reaches_a_handler() {
+    for url in ["javascript:alert(1)", "file:///etc/passwd", "https://", "data:text/html,x", "http://exa mple.com"] {
+        let request = json!({"method": "elicitation/create", "params": {"mode": "url", "message": "go", "url": url}});
+        let (_, f) = server(vec![asking(json!({"u": request}))]);
+        let mut sim = Sim::new(f).handler(|_, _, _, _| panic!("must not reach a handler"));
+        let out = run(&mut sim, handlers(ALL));
+        assert_eq!(out["error"]["kind"], "protocol", "{url}");
+        assert!(out["error"]["message"].as_str().unwrap().contains("not http(s)"));
+    }
+}
+
+#[test]
+fn malformed_input_requests_are_protocol_errors() {
+    for request in [json!("ask"), json!({"params": {}}), json!({"method": "roots/list", "params": 5})] {
+        let (_, f) = server(vec![asking(json!({"k": request}))]);
+        let mut sim = Sim::new(f);
+        assert_eq!(run(&mut sim, handlers(ALL))["error"]["kind"], "protocol");
+    }
+}
+
+#[test]
+fn empty_input_requests_keep_the_wait_polling() {
+    let (_, f) = server(vec![asking(json!({})), done()]);
+    let mut sim = Sim::new(f);
+    assert_eq!(run(&mut sim, handlers(ALL))["tag"], "ok");
+}
+
+#[test]
+fn the_input_function_sees_only_unanswered_requests_and_may_answer_part() {
+    let both = asking(json!({"a": form("A?"), "b": form("B?")}));
+    let (script, f) = server(vec![both.clone(), both, asking(json!({"b": form("B?")})), done()]);
+    let calls = Rc::new(RefCell::new(Vec::new()));
+    let seen = calls.clone();
+    let mut sim = Sim::new(f).handler(move |kind, keys, status, _| {
+        assert_eq!(kind, None);
+        assert_eq!(status["taskId"], "t1");
+        seen.borrow_mut().push(keys.to_owned());
+        let first = keys.split(',').next().unwrap().to_owned();
+        Reaction::After(10, json!({"tag": "ok", "responses": {first: {"action": "accept", "content": {"v": 1}}, "zz-not-asked": {"action": "cancel"}}}))
+    });
+    let out = run(&mut sim, WaitOptions { input: InputMode::Function, ..WaitOptions::default() });
+    assert_eq!(out["tag"], "ok");
+    assert_eq!(*calls.borrow(), ["a,b", "b"]);
+    let updates: Vec<Vec<String>> = script.updates.borrow().iter().map(|u| u.as_object().unwrap().keys().cloned().collect()).collect();
+    assert_eq!(updates, [vec!["a".to_owned()], vec!["b".to_owned()]]);
+}
+
+#[test]
+fn input_function_failures() {
+    let cases = [
+        (json!({"tag": "error", "reason": "nope"}), json!("nope")),
+        (json!({"tag": "ok", "responses": {"a": {"action": "yes"}}}), json!({"type": "invalid_response", "response": {"action": "yes"}})),
+        (json!({"tag": "ok", "responses": 7}), json!({"type": "invalid_response", "response": 7})),
+        (json!("whatever"), json!({"type": "invalid_outcome", "outcome": "whatever"})),
+    ];
+    for (answer, reason) in cases {
+        let (_, f) = server(vec![asking(json!({"a": form("A?")}))]);
+        let a = answer.clone();
+        let mut sim = Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, a.clone()));
+        let out = run(&mut sim, WaitOptions { input: InputMode::Function, ..WaitOptions::default() });
+        assert_eq!(out["error"]["kind"], "execution");
+        assert_eq!(out["error"]["cause"]["key"], Value::Null);
+        assert_eq!(out["error"]["cause"]["reason"], reason, "{answer}");
+    }
+}
+
+#[test]
+fn a_failed_update_for_a_task_that_ended_meanwhile_yields_the_tasks_outcome() {
+    let (script, f) = server(vec![asking(json!({"name": form("?")})), done()]);
+    *script.update_answer.borrow_mut() = Some((-32602, "task is finished"));
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(30, accept("Ada")));
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["tag"], "ok");
+    // The update error triggers an immediate read instead of waiting for the next interval.
+    assert_eq!(sim.times("tasks/get"), [0, 30]);
+}
+
+#[test]
+fn a_failed_update_for_a_task_still_waiting_ends_the_wait_with_that_error() {
+    let a = asking(json!({"name": form("?")}));
+    let (script, f) = server(vec![a]);
+    *script.update_answer.borrow_mut() = Some((-32603, "storage down"));
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(30, accept("Ada")));
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["error"]["code"], -32603);
+    assert_eq!(out["error"]["cause"], json!({"type": "rpc_error", "method": "tasks/update"}));
+}
+
+#[test]
+fn a_seed_status_with_input_requests_is_answered_without_a_read() {
+    let seed = task_with("t1", "input_required", json!({"pollIntervalMs": 100, "inputRequests": {"name": form("?")}}));
+    let (script, f) = server(vec![done()]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(0, accept("Ada")));
+    let mut w = Wait::new(Seed::Status(seed), handlers(ALL), 0).unwrap();
+    assert_eq!(sim.run(&mut w)["tag"], "ok");
+    assert_eq!(sim.trace[..3], ["0 status input_required", "0 ask form name", "0 tasks/update [name] (timeout 60000)"]);
+    assert_eq!(script.updates.borrow().len(), 1);
+}
