@@ -1,5 +1,4 @@
 // Small shared helpers of the test server: constants, JSON-RPC errors, ids, signed requestState.
-import { randomBytes, createHmac, timingSafeEqual } from "node:crypto";
 
 export const PROTOCOL_VERSION = "2026-07-28";
 export const TASKS_EXT = "io.modelcontextprotocol/tasks";
@@ -33,7 +32,11 @@ export const hasTasksExt = (params) => {
 };
 
 export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-export const randomHex = (bytes) => randomBytes(bytes).toString("hex");
+// Platform-neutral (Node >= 20 and browsers): the core also runs in a page behind a directClient.
+const randomBytes = (n) => globalThis.crypto.getRandomValues(new Uint8Array(n));
+export const randomHex = (bytes) => Array.from(randomBytes(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+const toBase64 = (str) => btoa(Array.from(new TextEncoder().encode(str), (b) => String.fromCharCode(b)).join(""));
+const fromBase64 = (b64) => new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
 export const text = (t) => ({ type: "text", text: t });
 export const textResult = (t, extra = {}) => ({ content: [text(t)], ...extra });
 
@@ -55,23 +58,30 @@ export function checkMeta(params) {
   }
 }
 
-// ---- requestState: an opaque, signed base64 blob (stateless MRTR) ----
-const SECRET = randomBytes(32);
-const mac = (payload) => createHmac("sha256", SECRET).update(payload).digest("base64");
+// ---- requestState: an opaque, tamper-evident base64 blob (stateless MRTR) ----
+// A keyed FNV-1a tag (not cryptographic: this is a test server; it only has to spot forged or edited blobs).
+const SECRET = randomHex(16);
+function mac(payload) {
+  let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x5bd1e995;
+  for (const ch of SECRET + payload) {
+    const c = ch.codePointAt(0);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+  }
+  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
+}
 
 export function signState(state) {
   const body = JSON.stringify({ ...state, n: randomHex(6) });
-  return Buffer.from(JSON.stringify({ b: body, s: mac(body) })).toString("base64");
+  return toBase64(JSON.stringify({ b: body, s: mac(body) }));
 }
 
 /** Returns the state object, or undefined when the blob was not issued by this process. */
 export function verifyState(blob) {
   if (typeof blob !== "string") return undefined;
   try {
-    const { b, s } = JSON.parse(Buffer.from(blob, "base64").toString("utf8"));
-    const want = Buffer.from(mac(b));
-    const got = Buffer.from(String(s));
-    if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
+    const { b, s } = JSON.parse(fromBase64(blob));
+    if (typeof b !== "string" || s !== mac(b)) return undefined;
     return JSON.parse(b);
   } catch {
     return undefined;
@@ -83,8 +93,12 @@ export function decodeHeaderValue(value) {
   const m = /^=\?base64\?(.*)\?=$/.exec(value);
   if (!m) return value;
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(m[1]) || m[1].length % 4 !== 0) return undefined;
-  const decoded = Buffer.from(m[1], "base64").toString("utf8");
-  return Buffer.from(decoded, "utf8").toString("base64") === m[1] ? decoded : undefined;
+  try {
+    const decoded = fromBase64(m[1]);
+    return toBase64(decoded) === m[1] ? decoded : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Rejection value of a task script's pending sleep/ask when the task is cancelled or the core closes. */

@@ -1,0 +1,181 @@
+// The built package in Node, with real (short) timers: the polling path through directClient and
+// through a plain JS client object, bounded waits, abort, the one-step functions and the helpers.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { lib } from "./pkg.mjs";
+import { createTasksCore } from "../server/core.mjs";
+
+const { callTool, awaitTask, callAndAwait, getTask, updateTask, cancelTask, directClient, capabilities, serverSupports, TASKS_EXTENSION } = lib;
+
+function withCore(fn, options = { pollIntervalMs: 20 }) {
+  return async () => {
+    const core = createTasksCore(options);
+    try {
+      await fn(core, directClient((m, p, c) => core.handle(m, p, c)));
+    } finally {
+      core.close();
+    }
+  };
+}
+
+test("a slow task through directClient: status changes, then its result", withCore(async (core, client) => {
+  const created = await callTool(client, "slow", { ms: 120, steps: 3 });
+  assert.equal(created.tag, "task");
+  assert.match(created.status.taskId, /^tsk_/);
+  assert.equal(created.status.resultType, undefined);
+  const seen = [];
+  const out = await awaitTask(client, created.status, { onStatus: (s) => seen.push(s.statusMessage ?? s.status) });
+  assert.equal(out.tag, "ok");
+  assert.deepEqual(out.result.content, [{ type: "text", text: "slept 120 ms" }]);
+  assert.equal(seen.at(-1), "completed");
+  assert.ok(seen.length >= 2 && new Set(seen).size === seen.length, `each status once: ${seen}`);
+  // The first tasks/get comes after the created status's interval, not at once.
+  const gets = core.log.filter((e) => e.method === "tasks/get");
+  const call = core.log.find((e) => e.method === "tools/call");
+  assert.ok(gets[0].at - call.at >= 15, `first poll after the interval (${gets[0].at - call.at} ms)`);
+}));
+
+test("failed, tool error, cancelled and unknown tasks", withCore(async (core, client) => {
+  const failed = await callAndAwait(client, "fail");
+  assert.equal(failed.tag, "error");
+  assert.deepEqual({ ...failed.error, cause: undefined }, { code: -32603, message: "tool crashed", data: { reason: "test" }, kind: "server", cause: undefined });
+  assert.equal(failed.error.cause.type, "task_failed");
+  assert.equal(failed.error.cause.status.status, "failed");
+
+  const toolError = await callAndAwait(client, "tool_error");
+  assert.equal(toolError.tag, "ok");
+  assert.equal(toolError.result.isError, true);
+
+  const forever = await callTool(client, "forever");
+  const waiting = awaitTask(client, forever.status);
+  assert.deepEqual(await cancelTask(client, forever.status.taskId), { tag: "ok" });
+  const cancelled = await waiting;
+  assert.equal(cancelled.tag, "cancelled");
+  assert.equal(cancelled.status.status, "cancelled");
+
+  const unknown = await awaitTask(client, "tsk_nope");
+  assert.equal(unknown.error.code, -32602);
+  assert.equal(unknown.error.kind, "server");
+  assert.deepEqual(await getTask(client, "tsk_nope").then((o) => o.error.cause), { type: "rpc_error", method: "tasks/get" });
+}));
+
+test("an immediate result and a task-only tool without the capability", withCore(async (core, client) => {
+  assert.deepEqual(await callAndAwait(client, "echo", { text: "hi" }), { tag: "ok", result: { resultType: "complete", content: [{ type: "text", text: "hi" }] } });
+  // A client whose request strips the extension: the server refuses with -32021.
+  const stripping = directClient((m, p) => core.handle(m, { ...p, _meta: { ...p._meta, "io.modelcontextprotocol/clientCapabilities": {} } }));
+  const out = await callTool(stripping, "task_only");
+  assert.equal(out.tag, "error");
+  assert.equal(out.error.code, -32021);
+}));
+
+test("a plain JS client: every params carries the capabilities; the result is the very object request resolved with", async () => {
+  const finalResult = { content: [{ type: "text", text: "exact" }], isError: true, structuredContent: [1] };
+  const calls = [];
+  const client = {
+    clientCapabilities: { elicitation: { form: {} } },
+    async request(method, params, options) {
+      calls.push({ method, params, options });
+      assert.ok(options.signal instanceof AbortSignal);
+      if (method === "tools/call") return { resultType: "task", taskId: "t-1", status: "working", pollIntervalMs: 10, ttlMs: null, createdAt: "x", lastUpdatedAt: "x" };
+      if (calls.length < 4) return { resultType: "complete", taskId: "t-1", status: "working", pollIntervalMs: 10 };
+      return { resultType: "complete", taskId: "t-1", status: "completed", result: finalResult };
+    },
+  };
+  const out = await callAndAwait(client, "anything", { a: 1 });
+  assert.equal(out.tag, "ok");
+  assert.equal(out.result, finalResult, "same object, not a copy");
+  for (const c of calls) {
+    assert.deepEqual(c.params._meta["io.modelcontextprotocol/clientCapabilities"], { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } });
+    assert.equal(typeof c.options.timeoutMs, "number");
+  }
+  assert.deepEqual(client.clientCapabilities, { elicitation: { form: {} } }, "the client is not modified");
+  assert.deepEqual(calls.map((c) => c.method), ["tools/call", "tasks/get", "tasks/get", "tasks/get"]);
+});
+
+test("a request that never settles cannot hang a wait: the timeout outcome carries the last status", async () => {
+  let n = 0;
+  let lastSignal;
+  const client = {
+    request(method, params, { signal }) {
+      lastSignal = signal;
+      n += 1;
+      if (n === 1) return Promise.resolve({ taskId: "t", status: "working", statusMessage: "1/2", pollIntervalMs: 10 });
+      return new Promise(() => {});
+    },
+  };
+  const started = Date.now();
+  const out = await awaitTask(client, "t", { timeoutMs: 150 });
+  const took = Date.now() - started;
+  assert.equal(out.tag, "error");
+  assert.equal(out.error.code, -32001);
+  assert.equal(out.error.kind, "transport");
+  assert.deepEqual(out.error.data, { taskId: "t", timeoutMs: 150 });
+  assert.equal(out.error.cause.type, "timeout");
+  assert.equal(out.error.cause.status.statusMessage, "1/2");
+  assert.ok(lastSignal.aborted, "the stuck request's signal was aborted");
+  assert.ok(took >= 140 && took < 1000, `took ${took} ms`);
+});
+
+test("the client's requestTimeoutMs bounds each request", async () => {
+  const client = { requestTimeoutMs: 60, request: () => new Promise(() => {}) };
+  const out = await awaitTask(client, "t", { timeoutMs: 5000 });
+  assert.equal(out.error.code, -32001);
+  assert.deepEqual(out.error.cause, { type: "request_timeout", method: "tasks/get", status: null });
+});
+
+test("abort rejects with signal.reason; cancelOnAbort also sends tasks/cancel", withCore(async (core, client) => {
+  const created = await callTool(client, "forever");
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(new Error("user left")), 60);
+  await assert.rejects(awaitTask(client, created.status, { signal: ac.signal, cancelOnAbort: true }), /user left/);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.ok(core.log.some((e) => e.method === "tasks/cancel" && e.taskId === created.status.taskId));
+  const after = await getTask(client, created.status.taskId);
+  assert.equal(after.status.status, "cancelled");
+
+  const already = AbortSignal.abort("early");
+  const before = core.log.length;
+  await assert.rejects(callTool(client, "slow", {}, { signal: already }), (e) => e === "early");
+  assert.equal(core.log.length, before, "nothing sent");
+}));
+
+test("updateTask answers by hand; awaitTask then goes on", withCore(async (core, client) => {
+  const created = await callTool(client, "ask");
+  const asked = await awaitTask(client, created.status, { input: "return" });
+  assert.equal(asked.tag, "input_required");
+  assert.ok(asked.status.inputRequests.name);
+  assert.deepEqual(await updateTask(client, created.status.taskId, { name: { action: "accept", content: { name: "Grace" } } }), { tag: "ok" });
+  const done = await awaitTask(client, created.status.taskId);
+  assert.equal(done.result.content[0].text, "hello, Grace");
+}));
+
+test("bad caller input rejects with a TypeError, never a panic", withCore(async (core, client) => {
+  for (const [f, args] of [
+    [awaitTask, [client, 42]],
+    [awaitTask, [{}, "t"]],
+    [awaitTask, [client, "t", { timeoutMs: -1 }]],
+    [awaitTask, [client, "t", { input: "sometimes" }]],
+    [awaitTask, [client, { taskId: "t", status: "snoozing" }]],
+    [callTool, [client, ""]],
+    [callTool, [client, "echo", "not an object"]],
+    [getTask, [client, 7]],
+    [updateTask, [client, "t", null]],
+    [cancelTask, [null, "t"]],
+  ]) {
+    await assert.rejects(f(...args), TypeError);
+  }
+  // The instance still works afterwards.
+  assert.equal((await callAndAwait(client, "echo", { text: "still alive" })).tag, "ok");
+}));
+
+test("capabilities, serverSupports, TASKS_EXTENSION", withCore(async (core, client) => {
+  assert.equal(TASKS_EXTENSION, "io.modelcontextprotocol/tasks");
+  const base = { roots: {}, extensions: { "x/y": { a: 1 } } };
+  assert.deepEqual(capabilities(base), { roots: {}, extensions: { "x/y": { a: 1 }, [TASKS_EXTENSION]: {} } });
+  assert.deepEqual(base, { roots: {}, extensions: { "x/y": { a: 1 } } });
+  assert.deepEqual(capabilities(), { extensions: { [TASKS_EXTENSION]: {} } });
+  const discovered = await client.request("server/discover", { _meta: { "io.modelcontextprotocol/clientCapabilities": {} } }, {});
+  assert.equal(serverSupports(discovered), true);
+  assert.equal(serverSupports(discovered.capabilities), true);
+  assert.equal(serverSupports({ capabilities: { tools: {} } }), false);
+}));
