@@ -72,10 +72,7 @@ pub trait Json: Clone {
     }
     /// The own `(key, value)` pairs of an object.
     fn entries(&self) -> Vec<(String, Self)> {
-        self.keys()
-            .into_iter()
-            .filter_map(|k| self.get(&k).map(|v| (k, v)))
-            .collect()
+        self.keys().into_iter().filter_map(|k| self.get(&k).map(|v| (k, v))).collect()
     }
     /// A copy of an object (one level deep) with `key` set to `value` (or removed when `None`).
     fn with_field(&self, key: &str, value: Option<Self>) -> Self {

@@ -36,7 +36,9 @@ fn mrtr(key: &str, state: Option<&str>) -> Value {
 }
 
 /// A server answering successive tools/call requests from `answers`, recording their params.
-fn tools(answers: Vec<Value>) -> (Rc<RefCell<Vec<Value>>>, impl FnMut(&str, &Value, u64) -> Resp) {
+type Seen = Rc<RefCell<Vec<Value>>>;
+
+fn tools(answers: Vec<Value>) -> (Seen, impl FnMut(&str, &Value, u64) -> Resp) {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let log = seen.clone();
     let mut answers: std::collections::VecDeque<Value> = answers.into();
@@ -61,7 +63,10 @@ fn a_task_answer_gives_the_status_without_the_envelope() {
     assert_eq!(out, json!({"tag": "task", "status": status}));
     let p = &seen.borrow()[0];
     assert_eq!((&p["name"], &p["arguments"]), (&json!("deploy"), &json!({"env": "prod"})));
-    assert_eq!(p["_meta"]["io.modelcontextprotocol/clientCapabilities"], json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}));
+    assert_eq!(
+        p["_meta"]["io.modelcontextprotocol/clientCapabilities"],
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
+    );
     assert!(p.get("inputResponses").is_none() && p.get("requestState").is_none());
 }
 
@@ -80,12 +85,24 @@ fn a_complete_answer_is_passed_through_as_sent() {
 #[test]
 fn broken_answers_are_protocol_errors() {
     let cases = [
-        (json!({"resultType": "task", "status": "working"}), "tools/call answered with an invalid CreateTaskResult: the task has no taskId"),
-        (json!({"resultType": "task", "taskId": "t1"}), "tools/call answered with an invalid CreateTaskResult: task t1 has no status"),
-        (json!({"resultType": "task", "taskId": "t1", "status": "sleeping"}), "tools/call answered with an invalid CreateTaskResult: task t1 has an unknown status \"sleeping\""),
+        (
+            json!({"resultType": "task", "status": "working"}),
+            "tools/call answered with an invalid CreateTaskResult: the task has no taskId",
+        ),
+        (
+            json!({"resultType": "task", "taskId": "t1"}),
+            "tools/call answered with an invalid CreateTaskResult: task t1 has no status",
+        ),
+        (
+            json!({"resultType": "task", "taskId": "t1", "status": "sleeping"}),
+            "tools/call answered with an invalid CreateTaskResult: task t1 has an unknown status \"sleeping\"",
+        ),
         (json!({"resultType": "streaming"}), "tools/call answered with unknown resultType \"streaming\""),
         (json!({"resultType": 3}), "tools/call answered with a resultType that is not a string"),
-        (json!({"resultType": "input_required"}), "tools/call answered input_required with neither inputRequests nor requestState"),
+        (
+            json!({"resultType": "input_required"}),
+            "tools/call answered input_required with neither inputRequests nor requestState",
+        ),
         (json!([1, 2]), "tools/call answered with a result that is not an object"),
     ];
     for (answer, message) in cases {
@@ -94,7 +111,10 @@ fn broken_answers_are_protocol_errors() {
         let out = call(&mut sim, CallOptions::default());
         assert_eq!(out["error"]["kind"], "protocol");
         assert_eq!(out["error"]["message"], message);
-        assert_eq!(out["error"]["cause"], json!({"type": "protocol_violation", "method": "tools/call", "response": answer}));
+        assert_eq!(
+            out["error"]["cause"],
+            json!({"type": "protocol_violation", "method": "tools/call", "response": answer})
+        );
     }
 }
 
@@ -102,9 +122,14 @@ fn broken_answers_are_protocol_errors() {
 fn json_rpc_and_transport_errors() {
     let mut sim = Sim::new(|_: &str, _: &Value, _: u64| Resp::Err(0, -32021, "missing capability"));
     let out = call(&mut sim, CallOptions::default());
-    assert_eq!(out, json!({"tag": "error", "error": {"code": -32021, "message": "missing capability", "kind": "server", "cause": {"type": "rpc_error", "method": "tools/call"}}}));
+    assert_eq!(
+        out,
+        json!({"tag": "error", "error": {"code": -32021, "message": "missing capability", "kind": "server", "cause": {"type": "rpc_error", "method": "tools/call"}}})
+    );
 
-    let mut sim = Sim::new(|_: &str, _: &Value, _: u64| Resp::Fail(0, json!({"message": "ECONNREFUSED", "status": 0, "body": ""})));
+    let mut sim = Sim::new(|_: &str, _: &Value, _: u64| {
+        Resp::Fail(0, json!({"message": "ECONNREFUSED", "status": 0, "body": ""}))
+    });
     let out = call(&mut sim, CallOptions::default());
     assert_eq!(out["error"]["kind"], "transport");
     assert_eq!(out["error"]["message"], "tools/call failed: ECONNREFUSED");
@@ -114,7 +139,10 @@ fn json_rpc_and_transport_errors() {
 fn the_timeout_bounds_the_call() {
     let (_, f) = tools(vec![]);
     let mut sim = Sim::new(f);
-    let out = call(&mut sim, CallOptions { bounds: Bounds { timeout_ms: Some(800), request_timeout_ms: None }, ..CallOptions::default() });
+    let out = call(
+        &mut sim,
+        CallOptions { bounds: Bounds { timeout_ms: Some(800), request_timeout_ms: None }, ..CallOptions::default() },
+    );
     assert_eq!(
         out["error"],
         json!({"code": -32001, "message": "timed out after 800 ms waiting for tool deploy", "data": {"name": "deploy", "timeoutMs": 800}, "kind": "transport", "cause": {"type": "timeout", "status": null}})
@@ -131,7 +159,15 @@ fn one_mrtr_round_is_answered_and_retried_with_the_state_echoed() {
     });
     let out = call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() });
     assert_eq!(out["tag"], "task");
-    assert_eq!(sim.trace, ["0 tools/call (timeout 60000)", "10 ask form confirm", "50 tools/call [confirm] (timeout 59950)", "60 resolve task"]);
+    assert_eq!(
+        sim.trace,
+        [
+            "0 tools/call (timeout 60000)",
+            "10 ask form confirm",
+            "50 tools/call [confirm] (timeout 59950)",
+            "60 resolve task"
+        ]
+    );
     let retry = &seen.borrow()[1];
     assert_eq!(retry["inputResponses"], json!({"confirm": {"action": "accept", "content": {"ok": true}}}));
     assert_eq!(retry["requestState"], "opaque-1");
@@ -141,7 +177,9 @@ fn one_mrtr_round_is_answered_and_retried_with_the_state_echoed() {
 #[test]
 fn two_mrtr_rounds_then_a_task() {
     let (seen, f) = tools(vec![mrtr("first", Some("s1")), mrtr("second", Some("s2")), created()]);
-    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(0, json!({"tag": "ok", "response": {"action": "accept", "content": {"v": "x"}}})));
+    let mut sim = Sim::new(f).handler(|_, _, _, _| {
+        Reaction::After(0, json!({"tag": "ok", "response": {"action": "accept", "content": {"v": "x"}}}))
+    });
     let out = call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() });
     assert_eq!(out["tag"], "task");
     let seen = seen.borrow();
@@ -152,14 +190,16 @@ fn two_mrtr_rounds_then_a_task() {
 
 #[test]
 fn a_request_state_alone_is_retried_at_once_and_no_state_is_invented() {
-    let (seen, f) = tools(vec![json!({"resultType": "input_required", "requestState": "only"}), json!({"content": []})]);
+    let (seen, f) =
+        tools(vec![json!({"resultType": "input_required", "requestState": "only"}), json!({"content": []})]);
     let mut sim = Sim::new(f);
     assert_eq!(call(&mut sim, CallOptions::default())["tag"], "ok");
     assert_eq!(seen.borrow()[1]["requestState"], "only");
     assert!(seen.borrow()[1].get("inputResponses").is_none());
 
     let (seen, f) = tools(vec![mrtr("k", None), json!({"content": []})]);
-    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(0, json!({"tag": "ok", "response": {"action": "cancel"}})));
+    let mut sim =
+        Sim::new(f).handler(|_, _, _, _| Reaction::After(0, json!({"tag": "ok", "response": {"action": "cancel"}})));
     call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() });
     assert!(seen.borrow()[1].get("requestState").is_none());
 }
@@ -171,7 +211,10 @@ fn mrtr_with_return_mode_or_no_handler_gives_the_round_back() {
         let mut sim = Sim::new(f).handler(|_, _, _, _| panic!("no handler may run"));
         let out = call(&mut sim, CallOptions { input, ..CallOptions::default() });
         assert_eq!(out["tag"], "input_required");
-        assert_eq!(out["status"], json!({"inputRequests": mrtr("confirm", None)["inputRequests"], "requestState": "s1"}));
+        assert_eq!(
+            out["status"],
+            json!({"inputRequests": mrtr("confirm", None)["inputRequests"], "requestState": "s1"})
+        );
         assert_eq!(seen.borrow().len(), 1);
     }
 }
@@ -180,7 +223,11 @@ fn mrtr_with_return_mode_or_no_handler_gives_the_round_back() {
 fn an_mrtr_round_can_be_continued_by_hand() {
     let (seen, f) = tools(vec![created()]);
     let mut sim = Sim::new(f);
-    let opts = CallOptions { input_responses: Some(json!({"confirm": {"action": "accept"}})), request_state: Some(json!("s1")), ..CallOptions::default() };
+    let opts = CallOptions {
+        input_responses: Some(json!({"confirm": {"action": "accept"}})),
+        request_state: Some(json!("s1")),
+        ..CallOptions::default()
+    };
     assert_eq!(call(&mut sim, opts)["tag"], "task");
     assert_eq!(seen.borrow()[0]["requestState"], "s1");
     assert_eq!(seen.borrow()[0]["inputResponses"], json!({"confirm": {"action": "accept"}}));
@@ -205,7 +252,10 @@ fn mrtr_through_the_input_function_and_its_failures() {
 
     let (_, f) = tools(vec![mrtr("confirm", Some("s1"))]);
     let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::Throw(5, json!("thrown")));
-    assert_eq!(call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() }), json!({"rejected": "thrown"}));
+    assert_eq!(
+        call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() }),
+        json!({"rejected": "thrown"})
+    );
 }
 
 #[test]
@@ -240,7 +290,10 @@ fn get_task_reads_one_status() {
 #[test]
 fn update_and_cancel_are_acknowledged() {
     let responses = json!({"k": {"action": "accept"}});
-    let (sim, out) = step(Call::UpdateTaskRaw { task_id: "t1".into(), responses: responses.clone() }, Resp::Ok(0, json!({"resultType": "complete"})));
+    let (sim, out) = step(
+        Call::UpdateTaskRaw { task_id: "t1".into(), responses: responses.clone() },
+        Resp::Ok(0, json!({"resultType": "complete"})),
+    );
     assert_eq!(out, json!({"tag": "ok"}));
     assert_eq!(sim.requests[0].1, "tasks/update");
     assert_eq!(sim.requests[0].2["inputResponses"], responses);

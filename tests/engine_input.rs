@@ -47,7 +47,11 @@ struct Script {
 }
 
 fn server(gets: Vec<Value>) -> (Rc<Script>, impl FnMut(&str, &Value, u64) -> Resp) {
-    let s = Rc::new(Script { gets: RefCell::new(gets.into()), updates: RefCell::new(Vec::new()), update_answer: RefCell::new(None) });
+    let s = Rc::new(Script {
+        gets: RefCell::new(gets.into()),
+        updates: RefCell::new(Vec::new()),
+        update_answer: RefCell::new(None),
+    });
     let script = s.clone();
     let f = move |method: &str, params: &Value, _now: u64| match method {
         "tasks/get" => {
@@ -74,7 +78,13 @@ fn run(sim: &mut Sim, o: WaitOptions) -> Value {
 
 #[test]
 fn a_form_handler_answers_and_polling_goes_on_while_it_runs() {
-    let (script, f) = server(vec![asking(json!({"name": form("Name?")})), asking(json!({"name": form("Name?")})), asking(json!({"name": form("Name?")})), working(), done()]);
+    let (script, f) = server(vec![
+        asking(json!({"name": form("Name?")})),
+        asking(json!({"name": form("Name?")})),
+        asking(json!({"name": form("Name?")})),
+        working(),
+        done(),
+    ]);
     let mut sim = Sim::new(f).handler(|kind, key, params, _| {
         assert_eq!((kind, key), (Some(InputKind::Form), "name"));
         assert_eq!(params["message"], "Name?");
@@ -115,7 +125,10 @@ fn a_request_with_no_handler_for_its_kind_is_returned_and_no_handler_runs() {
 
 #[test]
 fn unknown_methods_and_modes_have_no_handler() {
-    for request in [json!({"method": "tools/call", "params": {}}), json!({"method": "elicitation/create", "params": {"mode": "carrier-pigeon", "message": "?"}})] {
+    for request in [
+        json!({"method": "tools/call", "params": {}}),
+        json!({"method": "elicitation/create", "params": {"mode": "carrier-pigeon", "message": "?"}}),
+    ] {
         let (_, f) = server(vec![asking(json!({"k": request}))]);
         let mut sim = Sim::new(f);
         assert_eq!(run(&mut sim, handlers(ALL))["tag"], "input_required");
@@ -144,7 +157,9 @@ fn each_handler_kind_gets_its_requests() {
         let response = match kind.unwrap() {
             InputKind::Form => json!({"action": "decline"}),
             InputKind::Url => json!({"action": "accept"}),
-            InputKind::Sampling => json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}),
+            InputKind::Sampling => {
+                json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"})
+            }
             InputKind::Roots => json!({"roots": [{"uri": "file:///home", "name": "home"}]}),
         };
         Reaction::After(10, json!({"tag": "ok", "response": response}))
@@ -178,9 +193,17 @@ fn answered_keys_are_never_asked_or_sent_again_while_the_server_still_lists_them
 fn two_input_rounds_get_two_updates() {
     let age = json!({"method": "elicitation/create", "params": {"message": "Age?", "requestedSchema": {"type": "object", "properties": {}}}});
     let (script, f) = server(vec![asking(json!({"name": form("?")})), working(), asking(json!({"age": age})), done()]);
-    let mut sim = Sim::new(f).handler(|_, key, _, _| Reaction::After(5, json!({"tag": "ok", "response": {"action": "accept", "content": {key: 1}}})));
+    let mut sim = Sim::new(f).handler(|_, key, _, _| {
+        Reaction::After(5, json!({"tag": "ok", "response": {"action": "accept", "content": {key: 1}}}))
+    });
     assert_eq!(run(&mut sim, handlers(ALL))["tag"], "ok");
-    assert_eq!(*script.updates.borrow(), [json!({"name": {"action": "accept", "content": {"name": 1}}}), json!({"age": {"action": "accept", "content": {"age": 1}}})]);
+    assert_eq!(
+        *script.updates.borrow(),
+        [
+            json!({"name": {"action": "accept", "content": {"name": 1}}}),
+            json!({"age": {"action": "accept", "content": {"age": 1}}})
+        ]
+    );
 }
 
 #[test]
@@ -189,7 +212,10 @@ fn a_handler_still_running_when_the_task_completes_is_stopped_and_never_answers(
     let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(500, accept("late")));
     let out = run(&mut sim, handlers(ALL));
     assert_eq!(out["tag"], "ok");
-    assert_eq!(sim.trace[3..], ["100 tasks/get (timeout 59900)", "100 status completed", "100 stop ask", "100 resolve ok"]);
+    assert_eq!(
+        sim.trace[3..],
+        ["100 tasks/get (timeout 59900)", "100 status completed", "100 stop ask", "100 resolve ok"]
+    );
     assert!(script.updates.borrow().is_empty());
 }
 
@@ -218,12 +244,16 @@ fn the_deadline_stops_a_running_handler() {
 #[test]
 fn a_handler_error_stops_the_wait_as_an_execution_error() {
     let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
-    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(20, json!({"tag": "error", "reason": "user closed the tab"})));
+    let mut sim =
+        Sim::new(f).handler(|_, _, _, _| Reaction::After(20, json!({"tag": "error", "reason": "user closed the tab"})));
     let out = run(&mut sim, handlers(ALL));
     assert_eq!(out["error"]["code"], -32603);
     assert_eq!(out["error"]["kind"], "execution");
     let cause = &out["error"]["cause"];
-    assert_eq!((&cause["type"], &cause["key"], &cause["reason"]), (&json!("input_handler"), &json!("name"), &json!("user closed the tab")));
+    assert_eq!(
+        (&cause["type"], &cause["key"], &cause["reason"]),
+        (&json!("input_handler"), &json!("name"), &json!("user closed the tab"))
+    );
     assert_eq!(cause["status"]["status"], "input_required");
 }
 
@@ -248,7 +278,8 @@ fn every_invalid_answer_is_refused_before_it_is_sent() {
     for (request, response) in cases {
         let (script, f) = server(vec![asking(json!({"k": request}))]);
         let r = response.clone();
-        let mut sim = Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, json!({"tag": "ok", "response": r.clone()})));
+        let mut sim =
+            Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, json!({"tag": "ok", "response": r.clone()})));
         let out = run(&mut sim, handlers(ALL));
         assert_eq!(out["error"]["kind"], "execution", "{response}");
         assert_eq!(out["error"]["cause"]["reason"], json!({"type": "invalid_response", "response": response}));
@@ -320,7 +351,8 @@ fn the_input_function_sees_only_unanswered_requests_and_may_answer_part() {
     let out = run(&mut sim, WaitOptions { input: InputMode::Function, ..WaitOptions::default() });
     assert_eq!(out["tag"], "ok");
     assert_eq!(*calls.borrow(), ["a,b", "b"]);
-    let updates: Vec<Vec<String>> = script.updates.borrow().iter().map(|u| u.as_object().unwrap().keys().cloned().collect()).collect();
+    let updates: Vec<Vec<String>> =
+        script.updates.borrow().iter().map(|u| u.as_object().unwrap().keys().cloned().collect()).collect();
     assert_eq!(updates, [vec!["a".to_owned()], vec!["b".to_owned()]]);
 }
 
@@ -328,7 +360,10 @@ fn the_input_function_sees_only_unanswered_requests_and_may_answer_part() {
 fn input_function_failures() {
     let cases = [
         (json!({"tag": "error", "reason": "nope"}), json!("nope")),
-        (json!({"tag": "ok", "responses": {"a": {"action": "yes"}}}), json!({"type": "invalid_response", "response": {"action": "yes"}})),
+        (
+            json!({"tag": "ok", "responses": {"a": {"action": "yes"}}}),
+            json!({"type": "invalid_response", "response": {"action": "yes"}}),
+        ),
         (json!({"tag": "ok", "responses": 7}), json!({"type": "invalid_response", "response": 7})),
         (json!("whatever"), json!({"type": "invalid_outcome", "outcome": "whatever"})),
     ];

@@ -68,7 +68,8 @@ fn ack_then_one_read_then_notifications_until_terminal() {
 #[test]
 fn a_change_made_before_the_stream_opened_is_read_after_the_ack() {
     let seed = at("working", "00", json!({}));
-    let mut sim = Sim::new(polls(vec![Resp::Ok(5, get_result(completed("01")))])).stream(vec![(10, ack(json!(["t1"])))]);
+    let mut sim =
+        Sim::new(polls(vec![Resp::Ok(5, get_result(completed("01")))])).stream(vec![(10, ack(json!(["t1"])))]);
     let out = run(&mut sim, Seed::Status(seed), listen());
     assert_eq!(out["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [10]);
@@ -91,8 +92,11 @@ fn a_stream_that_ends_early_is_followed_by_polling() {
 
 #[test]
 fn a_source_that_sends_only_the_current_status_then_ends() {
-    let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({})))), Resp::Ok(0, get_result(completed("02")))]))
-        .stream(vec![(10, ack(json!(["t1"]))), (11, event(at("working", "01", json!({})))), (12, StreamEvent::End)]);
+    let mut sim = Sim::new(polls(vec![
+        Resp::Ok(0, get_result(at("working", "01", json!({})))),
+        Resp::Ok(0, get_result(completed("02"))),
+    ]))
+    .stream(vec![(10, ack(json!(["t1"]))), (11, event(at("working", "01", json!({})))), (12, StreamEvent::End)]);
     assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), listen())["tag"], "ok");
     // The interval runs from the latest observation (the event at 11).
     assert_eq!(sim.times("tasks/get"), [10, 111]);
@@ -100,8 +104,11 @@ fn a_source_that_sends_only_the_current_status_then_ends() {
 
 #[test]
 fn a_stream_failure_after_the_ack_falls_back_to_polling() {
-    let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({})))), Resp::Ok(0, get_result(completed("02")))]))
-        .stream(vec![(10, ack(json!(["t1"]))), (20, StreamEvent::Failed(json!({"message": "network reset"})))]);
+    let mut sim = Sim::new(polls(vec![
+        Resp::Ok(0, get_result(at("working", "01", json!({})))),
+        Resp::Ok(0, get_result(completed("02"))),
+    ]))
+    .stream(vec![(10, ack(json!(["t1"]))), (20, StreamEvent::Failed(json!({"message": "network reset"})))]);
     assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), listen())["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [10, 110]);
 }
@@ -128,8 +135,11 @@ fn foreign_duplicate_and_stale_events_change_nothing() {
 
 #[test]
 fn events_before_the_ack_are_ignored() {
-    let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({}))))]))
-        .stream(vec![(5, event(completed("09"))), (10, ack(json!(["t1"]))), (50, event(completed("10")))]);
+    let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({}))))])).stream(vec![
+        (5, event(completed("09"))),
+        (10, ack(json!(["t1"]))),
+        (50, event(completed("10"))),
+    ]);
     run(&mut sim, Seed::TaskId("t1".into()), listen());
     assert_eq!(sim.finished_at, Some(50));
 }
@@ -138,7 +148,9 @@ fn events_before_the_ack_are_ignored() {
 fn a_server_without_subscriptions_refuses_with_its_error() {
     for refusal in [
         StreamEvent::Failed(json!({"code": -32601, "message": "Method not found"})),
-        StreamEvent::Message(json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found"}})),
+        StreamEvent::Message(
+            json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found"}}),
+        ),
     ] {
         let mut sim = Sim::new(polls(vec![Resp::Never])).stream(vec![(5, refusal)]);
         let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
@@ -160,8 +172,11 @@ fn a_client_without_listen_gets_a_transport_error() {
 #[test]
 fn an_ack_that_does_not_list_the_task_falls_back_to_polling() {
     for ids in [json!(["other"]), json!([]), Value::Null] {
-        let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({})))), Resp::Ok(0, get_result(completed("02")))]))
-            .stream(vec![(10, ack(ids.clone())), (20, event(completed("02")))]);
+        let mut sim = Sim::new(polls(vec![
+            Resp::Ok(0, get_result(at("working", "01", json!({})))),
+            Resp::Ok(0, get_result(completed("02"))),
+        ]))
+        .stream(vec![(10, ack(ids.clone())), (20, event(completed("02")))]);
         let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
         assert_eq!(out["tag"], "ok");
         assert_eq!(sim.times("tasks/get"), [10, 110], "{ids}");
@@ -190,7 +205,8 @@ fn the_stream_is_closed_on_every_outcome() {
         (event(at("bogus", "02", json!({}))), "error"),
     ];
     for (e, tag) in outcomes {
-        let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({}))))])).stream(vec![(10, ack(json!(["t1"]))), (20, e)]);
+        let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({}))))]))
+            .stream(vec![(10, ack(json!(["t1"]))), (20, e)]);
         let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
         assert_eq!(out["tag"], tag);
         let n = sim.trace.len();
@@ -204,12 +220,23 @@ fn the_stream_is_closed_on_every_outcome() {
 
 #[test]
 fn input_requests_pushed_as_events_are_answered_once() {
-    let asking = at("input_required", "02", json!({"inputRequests": {"name": {"method": "elicitation/create", "params": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}}}}}));
+    let asking = at(
+        "input_required",
+        "02",
+        json!({"inputRequests": {"name": {"method": "elicitation/create", "params": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}}}}}),
+    );
     let mut asking_again = asking.clone();
     asking_again["lastUpdatedAt"] = json!("2026-09-01T08:00:03Z");
     let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({}))))]))
-        .stream(vec![(10, ack(json!(["t1"]))), (20, event(asking)), (60, event(asking_again)), (90, event(completed("04")))])
-        .handler(|_, _, _, _| Reaction::After(10, json!({"tag": "ok", "response": {"action": "accept", "content": {"name": "Ada"}}})));
+        .stream(vec![
+            (10, ack(json!(["t1"]))),
+            (20, event(asking)),
+            (60, event(asking_again)),
+            (90, event(completed("04"))),
+        ])
+        .handler(|_, _, _, _| {
+            Reaction::After(10, json!({"tag": "ok", "response": {"action": "accept", "content": {"name": "Ada"}}}))
+        });
     let o = WaitOptions { input: InputMode::Handlers(HandlerSet { form: true, ..HandlerSet::default() }), ..listen() };
     let out = run(&mut sim, Seed::TaskId("t1".into()), o);
     assert_eq!(out["tag"], "ok");

@@ -24,7 +24,11 @@ fn working(interval: Option<u64>) -> Value {
 }
 
 fn completed(text: &str) -> Value {
-    task_with("t1", "completed", json!({"result": {"resultType": "complete", "content": [{"type": "text", "text": text}]}}))
+    task_with(
+        "t1",
+        "completed",
+        json!({"result": {"resultType": "complete", "content": [{"type": "text", "text": text}]}}),
+    )
 }
 
 fn ok(v: Value) -> Resp {
@@ -46,7 +50,13 @@ fn polls_at_the_servers_interval_after_a_created_status() {
     let out = run(status_seed(working(Some(250))), opts(), &mut sim);
     assert_eq!(
         sim.trace,
-        ["0 status working", "250 tasks/get (timeout 59750)", "500 tasks/get (timeout 59500)", "500 status completed", "500 resolve ok"]
+        [
+            "0 status working",
+            "250 tasks/get (timeout 59750)",
+            "500 tasks/get (timeout 59500)",
+            "500 status completed",
+            "500 resolve ok"
+        ]
     );
     assert_eq!(out["result"], completed("done")["result"]);
 }
@@ -95,7 +105,12 @@ fn uses_the_default_interval_when_the_server_sends_none() {
 
 #[test]
 fn never_polls_faster_than_the_floor() {
-    let mut sim = Sim::new(polls(vec![ok(working(Some(10))), ok(working(Some(0))), ok(task_with("t1", "working", json!({"pollIntervalMs": -5}))), ok(completed("x"))]));
+    let mut sim = Sim::new(polls(vec![
+        ok(working(Some(10))),
+        ok(working(Some(0))),
+        ok(task_with("t1", "working", json!({"pollIntervalMs": -5}))),
+        ok(completed("x")),
+    ]));
     run(status_seed(working(Some(10))), opts(), &mut sim);
     assert_eq!(sim.times("tasks/get"), [100, 200, 300, 400]);
 
@@ -106,7 +121,8 @@ fn never_polls_faster_than_the_floor() {
 
 #[test]
 fn follows_an_interval_that_changes_mid_task() {
-    let mut sim = Sim::new(polls(vec![ok(working(Some(500))), ok(working(Some(150))), ok(working(None)), ok(completed("x"))]));
+    let mut sim =
+        Sim::new(polls(vec![ok(working(Some(500))), ok(working(Some(150))), ok(working(None)), ok(completed("x"))]));
     run(status_seed(working(Some(200))), opts(), &mut sim);
     // 200 (seed), then 500, then 150, then the default 1000 once the server stops sending one.
     assert_eq!(sim.times("tasks/get"), [200, 700, 850, 1850]);
@@ -114,7 +130,8 @@ fn follows_an_interval_that_changes_mid_task() {
 
 #[test]
 fn the_interval_starts_when_the_reply_arrives() {
-    let mut sim = Sim::new(polls(vec![Resp::Ok(40, get_result(working(Some(100)))), Resp::Ok(40, get_result(completed("x")))]));
+    let mut sim =
+        Sim::new(polls(vec![Resp::Ok(40, get_result(working(Some(100)))), Resp::Ok(40, get_result(completed("x")))]));
     run(status_seed(working(Some(100))), opts(), &mut sim);
     assert_eq!(sim.times("tasks/get"), [100, 240]);
 }
@@ -149,17 +166,23 @@ fn a_request_timeout_shorter_than_the_time_left_bounds_each_request() {
     let o = WaitOptions { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) }, ..opts() };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), Resp::Never]));
     let out = run(Seed::TaskId("t1".into()), o, &mut sim);
-    assert_eq!(sim.trace, [
-        "0 tasks/get (timeout 200)",
-        "0 status working",
-        "100 tasks/get (timeout 200)",
-        "300 abort request",
-        "300 resolve error",
-    ]);
+    assert_eq!(
+        sim.trace,
+        [
+            "0 tasks/get (timeout 200)",
+            "0 status working",
+            "100 tasks/get (timeout 200)",
+            "300 abort request",
+            "300 resolve error",
+        ]
+    );
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(out["error"]["kind"], "transport");
     assert_eq!(out["error"]["data"], json!({"taskId": "t1", "method": "tasks/get", "timeoutMs": 200}));
-    assert_eq!(out["error"]["cause"], json!({"type": "request_timeout", "method": "tasks/get", "status": working(Some(100))}));
+    assert_eq!(
+        out["error"]["cause"],
+        json!({"type": "request_timeout", "method": "tasks/get", "status": working(Some(100))})
+    );
 }
 
 #[test]
@@ -181,7 +204,11 @@ fn a_completed_task_resolves_with_its_result_as_sent() {
 
 #[test]
 fn a_failed_task_is_a_server_error_with_the_tasks_own_error() {
-    let failed = task_with("t1", "failed", json!({"statusMessage": "upstream 503", "error": {"code": -32603, "message": "upstream 503", "data": {"retry": true}}}));
+    let failed = task_with(
+        "t1",
+        "failed",
+        json!({"statusMessage": "upstream 503", "error": {"code": -32603, "message": "upstream 503", "data": {"retry": true}}}),
+    );
     let mut sim = Sim::new(polls(vec![ok(failed.clone())]));
     let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(
@@ -201,7 +228,11 @@ fn a_cancelled_task_resolves_cancelled() {
 
 #[test]
 fn an_input_required_task_is_returned_without_handlers() {
-    let asking = task_with("t1", "input_required", json!({"inputRequests": {"name": {"method": "elicitation/create", "params": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}}}}}));
+    let asking = task_with(
+        "t1",
+        "input_required",
+        json!({"inputRequests": {"name": {"method": "elicitation/create", "params": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}}}}}),
+    );
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), ok(asking.clone())]));
     let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out, json!({"tag": "input_required", "status": asking}));
@@ -246,12 +277,24 @@ fn answers_that_break_the_protocol_are_protocol_errors_that_name_the_problem() {
         (get_result(task("t2", "working")), "tasks/get for task t1 answered with task t2"),
         (get_result(task("t1", "paused")), "task t1 has an unknown status \"paused\""),
         (get_result(task("t1", "completed")), "task t1 completed without a result"),
-        (get_result(task_with("t1", "completed", json!({"result": 5}))), "task t1 completed with a result that is not an object"),
+        (
+            get_result(task_with("t1", "completed", json!({"result": 5}))),
+            "task t1 completed with a result that is not an object",
+        ),
         (get_result(task("t1", "failed")), "task t1 failed without an error"),
-        (get_result(task_with("t1", "failed", json!({"error": "boom"}))), "task t1 failed with an error that is not a JSON-RPC error"),
+        (
+            get_result(task_with("t1", "failed", json!({"error": "boom"}))),
+            "task t1 failed with an error that is not a JSON-RPC error",
+        ),
         (json!({"resultType": "complete", "status": "working"}), "the task has no taskId"),
-        (json!({"resultType": "input_required", "taskId": "t1", "status": "working"}), "tasks/get answered with resultType \"input_required\""),
-        (get_result(task_with("t1", "input_required", json!({"inputRequests": [1]}))), "task t1 has inputRequests that are not an object"),
+        (
+            json!({"resultType": "input_required", "taskId": "t1", "status": "working"}),
+            "tasks/get answered with resultType \"input_required\"",
+        ),
+        (
+            get_result(task_with("t1", "input_required", json!({"inputRequests": [1]}))),
+            "task t1 has inputRequests that are not an object",
+        ),
     ];
     for (answer, message) in cases {
         assert_eq!(protocol_error_for(answer), message);
@@ -269,11 +312,21 @@ fn a_tasks_get_result_typed_task_is_accepted_leniently() {
 
 #[test]
 fn on_status_fires_once_per_new_status() {
-    let msg = |m: &str| task_with("t1", "working", json!({"pollIntervalMs": 100, "statusMessage": m, "lastUpdatedAt": "2026-09-01T08:00:01Z"}));
-    let mut sim = Sim::new(polls(vec![ok(msg("1/3")), ok(msg("1/3")), ok(msg("2/3")), ok(msg("2/3")), ok(completed("x"))]));
+    let msg = |m: &str| {
+        task_with(
+            "t1",
+            "working",
+            json!({"pollIntervalMs": 100, "statusMessage": m, "lastUpdatedAt": "2026-09-01T08:00:01Z"}),
+        )
+    };
+    let mut sim =
+        Sim::new(polls(vec![ok(msg("1/3")), ok(msg("1/3")), ok(msg("2/3")), ok(msg("2/3")), ok(completed("x"))]));
     run(status_seed(working(Some(100))), opts(), &mut sim);
     let seen: Vec<Value> = sim.statuses.iter().map(|s| json!([s["status"], s.get("statusMessage")])).collect();
-    assert_eq!(seen, [json!(["working", null]), json!(["working", "1/3"]), json!(["working", "2/3"]), json!(["completed", null])]);
+    assert_eq!(
+        seen,
+        [json!(["working", null]), json!(["working", "1/3"]), json!(["working", "2/3"]), json!(["completed", null])]
+    );
     assert_eq!(sim.times("tasks/get").len(), 5);
 }
 
@@ -318,7 +371,10 @@ fn every_request_declares_the_tasks_extension() {
     run(Seed::TaskId("t1".into()), opts(), &mut sim);
     let params = &sim.requests[0].2;
     assert_eq!(params["taskId"], "t1");
-    assert_eq!(params["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"], json!({}));
+    assert_eq!(
+        params["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"],
+        json!({})
+    );
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! The wire helpers on their own: capability merging, discovery, URL and answer checks, rejections.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use mcp_tasks_wasm::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result, is_web_url};
+use mcp_tasks_wasm::proto::input::{
+    check_create_message_result, check_elicit_result, check_list_roots_result, is_web_url,
+};
 use mcp_tasks_wasm::proto::request::{deep_merge, server_supports, with_tasks_extension};
 use mcp_tasks_wasm::proto::rpc::{read_rejection, Reply};
 use serde_json::json;
@@ -10,10 +12,19 @@ use serde_json::json;
 fn capabilities_merge_deeply_without_touching_the_base() {
     let base = json!({"elicitation": {"form": {}}, "extensions": {"other/ext": {"a": 1}}});
     let merged = with_tasks_extension(Some(&base));
-    assert_eq!(merged, json!({"elicitation": {"form": {}}, "extensions": {"other/ext": {"a": 1}, "io.modelcontextprotocol/tasks": {}}}));
+    assert_eq!(
+        merged,
+        json!({"elicitation": {"form": {}}, "extensions": {"other/ext": {"a": 1}, "io.modelcontextprotocol/tasks": {}}})
+    );
     assert_eq!(base["extensions"].as_object().unwrap().len(), 1);
-    assert_eq!(with_tasks_extension::<serde_json::Value>(None), json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}));
-    assert_eq!(deep_merge(&json!({"a": {"b": 1, "c": 2}}), &json!({"a": {"c": 3}, "d": 4})), json!({"a": {"b": 1, "c": 3}, "d": 4}));
+    assert_eq!(
+        with_tasks_extension::<serde_json::Value>(None),
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
+    );
+    assert_eq!(
+        deep_merge(&json!({"a": {"b": 1, "c": 2}}), &json!({"a": {"c": 3}, "d": 4})),
+        json!({"a": {"b": 1, "c": 3}, "d": 4})
+    );
 }
 
 #[test]
@@ -31,18 +42,26 @@ fn only_absolute_web_urls_pass() {
     for ok in ["https://example.com", "http://127.0.0.1:8080/x?y=1", "HTTPS://EXAMPLE.COM/a"] {
         assert!(is_web_url(ok), "{ok}");
     }
-    for bad in ["javascript:alert(1)", "https://", "https:///path", "ftp://x", "//example.com", "https://a b", "https://a\n"] {
+    for bad in
+        ["javascript:alert(1)", "https://", "https:///path", "ftp://x", "//example.com", "https://a b", "https://a\n"]
+    {
         assert!(!is_web_url(bad), "{bad}");
     }
 }
 
 #[test]
 fn answer_checks() {
-    assert!(check_elicit_result(&json!({"action": "accept", "content": {"a": "x", "b": 2, "c": true, "d": ["x"]}})).is_ok());
+    assert!(
+        check_elicit_result(&json!({"action": "accept", "content": {"a": "x", "b": 2, "c": true, "d": ["x"]}})).is_ok()
+    );
     assert!(check_elicit_result(&json!({"action": "cancel"})).is_ok());
     assert!(check_elicit_result(&json!({"action": "accept", "content": {"d": [1]}})).is_err());
-    assert!(check_create_message_result(&json!({"role": "assistant", "content": [{"type": "text", "text": "a"}], "model": "m", "stopReason": "endTurn"})).is_ok());
-    assert!(check_create_message_result(&json!({"role": "assistant", "content": {"text": "no type"}, "model": "m"})).is_err());
+    assert!(check_create_message_result(
+        &json!({"role": "assistant", "content": [{"type": "text", "text": "a"}], "model": "m", "stopReason": "endTurn"})
+    )
+    .is_ok());
+    assert!(check_create_message_result(&json!({"role": "assistant", "content": {"text": "no type"}, "model": "m"}))
+        .is_err());
     assert!(check_list_roots_result(&json!({"roots": []})).is_ok());
     assert!(check_list_roots_result(&json!({"roots": [{"uri": "file:///a", "name": "a"}]})).is_ok());
     assert!(check_list_roots_result(&json!({"roots": ["file:///a"]})).is_err());
@@ -50,8 +69,16 @@ fn answer_checks() {
 
 #[test]
 fn a_rejection_is_a_json_rpc_error_only_with_an_integer_code_and_a_message() {
-    assert!(matches!(read_rejection(json!({"code": -32602, "message": "x", "data": 1})), Reply::RpcError(e) if e.code == -32602));
-    for transport in [json!({"code": "ECONNREFUSED", "message": "x"}), json!({"code": 1.5, "message": "x"}), json!({"message": "x"}), json!("boom"), json!(null)] {
+    assert!(
+        matches!(read_rejection(json!({"code": -32602, "message": "x", "data": 1})), Reply::RpcError(e) if e.code == -32602)
+    );
+    for transport in [
+        json!({"code": "ECONNREFUSED", "message": "x"}),
+        json!({"code": 1.5, "message": "x"}),
+        json!({"message": "x"}),
+        json!("boom"),
+        json!(null),
+    ] {
         assert!(matches!(read_rejection(transport.clone()), Reply::Transport(_)), "{transport}");
     }
 }

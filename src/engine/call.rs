@@ -56,7 +56,12 @@ impl<J: Json> CallTool<J> {
     }
 
     fn send(&mut self, input_responses: Option<J>, request_state: Option<J>, now: Millis) {
-        let call = Call::ToolsCall { name: self.name.clone(), arguments: self.arguments.clone(), input_responses, request_state };
+        let call = Call::ToolsCall {
+            name: self.name.clone(),
+            arguments: self.arguments.clone(),
+            input_responses,
+            request_state,
+        };
         self.flights.send((), call, now, &mut self.out);
     }
 

@@ -51,24 +51,40 @@ pub struct InputDesk<V> {
 impl<J: Json> InputDesk<J> {
     /// An empty desk answering through `mode`.
     pub fn new(mode: InputMode) -> Self {
-        Self { mode, answered: Vec::new(), asks: Vec::new(), rounds: Vec::new(), ready: Vec::new(), next_ask: 1, next_round: 1 }
+        Self {
+            mode,
+            answered: Vec::new(),
+            asks: Vec::new(),
+            rounds: Vec::new(),
+            ready: Vec::new(),
+            next_ask: 1,
+            next_round: 1,
+        }
     }
 
     /// Offers the requests outstanding in `status` (its `inputRequests` as `requests`):
     /// withdraws running asks whose keys are gone, then hands every key neither answered nor being
     /// answered to the application as one new round.
-    pub fn offer(&mut self, requests: &[(String, J)], status: &J, out: &mut VecDeque<Action<J>>) -> Result<(), Stop<J>> {
+    pub fn offer(
+        &mut self,
+        requests: &[(String, J)],
+        status: &J,
+        out: &mut VecDeque<Action<J>>,
+    ) -> Result<(), Stop<J>> {
         self.withdraw_missing(requests, out);
         let pending: Vec<&(String, J)> = requests
             .iter()
-            .filter(|(k, _)| !self.answered.contains(k) && !self.asks.iter().any(|a| a.keys.iter().any(|(ak, _)| ak == k)))
+            .filter(|(k, _)| {
+                !self.answered.contains(k) && !self.asks.iter().any(|a| a.keys.iter().any(|(ak, _)| ak == k))
+            })
             .collect();
         if pending.is_empty() {
             return Ok(());
         }
         let mut parsed = Vec::with_capacity(pending.len());
         for (key, request) in &pending {
-            let r = read_input_request(key, request).map_err(|m| Stop::Fail(Failure::protocol("inputRequests", m, status.clone())))?;
+            let r = read_input_request(key, request)
+                .map_err(|m| Stop::Fail(Failure::protocol("inputRequests", m, status.clone())))?;
             parsed.push(r);
         }
         let round = self.next_round;

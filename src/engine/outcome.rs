@@ -124,7 +124,13 @@ pub struct Failure<V> {
 impl<J: Json> Failure<J> {
     /// The server answered `method` with a JSON-RPC error: passed through with kind `"server"`.
     pub fn rpc(method: &'static str, e: RpcError<J>) -> Self {
-        Self { code: e.code, message: e.message, data: e.data, kind: ErrorKind::Server, cause: Some(Cause::RpcError { method }) }
+        Self {
+            code: e.code,
+            message: e.message,
+            data: e.data,
+            kind: ErrorKind::Server,
+            cause: Some(Cause::RpcError { method }),
+        }
     }
 
     /// `request` rejected with something that is not a JSON-RPC error.
@@ -146,7 +152,13 @@ impl<J: Json> Failure<J> {
 
     /// The answer to `method` broke the protocol.
     pub fn protocol(method: &'static str, message: String, response: J) -> Self {
-        Self { code: CODE_INTERNAL, message, data: None, kind: ErrorKind::Protocol, cause: Some(Cause::ProtocolViolation { method, response }) }
+        Self {
+            code: CODE_INTERNAL,
+            message,
+            data: None,
+            kind: ErrorKind::Protocol,
+            cause: Some(Cause::ProtocolViolation { method, response }),
+        }
     }
 
     /// The call ran out of `timeout_ms`; `subject` names what was waited for (e.g. `("taskId", id)`).
@@ -180,7 +192,13 @@ impl<J: Json> Failure<J> {
 
     /// The task ended `failed` with this JSON-RPC error.
     pub fn task_failed(e: RpcError<J>, status: J) -> Self {
-        Self { code: e.code, message: e.message, data: e.data, kind: ErrorKind::Server, cause: Some(Cause::TaskFailed { status }) }
+        Self {
+            code: e.code,
+            message: e.message,
+            data: e.data,
+            kind: ErrorKind::Server,
+            cause: Some(Cause::TaskFailed { status }),
+        }
     }
 
     /// An input handler (key `Some`) or the input function (key `None`) failed for `reason`.
@@ -189,7 +207,13 @@ impl<J: Json> Failure<J> {
             Some(k) => format!("the input handler for \"{k}\" did not answer"),
             None => "the input function did not answer".to_owned(),
         };
-        Self { code: CODE_INTERNAL, message, data: None, kind: ErrorKind::Execution, cause: Some(Cause::InputHandler { key, reason, status }) }
+        Self {
+            code: CODE_INTERNAL,
+            message,
+            data: None,
+            kind: ErrorKind::Execution,
+            cause: Some(Cause::InputHandler { key, reason, status }),
+        }
     }
 
     /// `listen: true` with a client that has no `listen` function.

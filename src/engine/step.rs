@@ -45,7 +45,11 @@ impl<J: Json> Step<J> {
                 Err(m) => Outcome::Error(Failure::protocol(method, m, v)),
             },
             Reply::Result(v) if v.is_object() => Outcome::Ack,
-            Reply::Result(v) => Outcome::Error(Failure::protocol(method, format!("{method} answered with a result that is not an object"), v)),
+            Reply::Result(v) => Outcome::Error(Failure::protocol(
+                method,
+                format!("{method} answered with a result that is not an object"),
+                v,
+            )),
             Reply::RpcError(e) => Outcome::Error(Failure::rpc(method, e)),
             Reply::Transport(e) => Outcome::Error(Failure::transport(method, e)),
         }

@@ -132,13 +132,19 @@ impl<J: Json> Wait<J> {
         match view.state {
             TaskState::Completed => match &view.result {
                 Some(r) if r.is_object() => self.finish(Finish::Resolve(Outcome::Result(r.clone()))),
-                Some(_) => self.fail(protocol(format!("task {} completed with a result that is not an object", self.task_id), status)),
+                Some(_) => self.fail(protocol(
+                    format!("task {} completed with a result that is not an object", self.task_id),
+                    status,
+                )),
                 None if from_seed => {} // a seed without its payload: fetched at once
                 None => self.fail(protocol(format!("task {} completed without a result", self.task_id), status)),
             },
             TaskState::Failed => match view.error.as_ref().map(read_rpc_error) {
                 Some(Some(e)) => self.fail(Failure::task_failed(e, status)),
-                Some(None) => self.fail(protocol(format!("task {} failed with an error that is not a JSON-RPC error", self.task_id), status)),
+                Some(None) => self.fail(protocol(
+                    format!("task {} failed with an error that is not a JSON-RPC error", self.task_id),
+                    status,
+                )),
                 None if from_seed => {}
                 None => self.fail(protocol(format!("task {} failed without an error", self.task_id), status)),
             },
@@ -257,10 +263,9 @@ impl<J: Json> Wait<J> {
         let params = m.get("params").unwrap_or_else(J::null);
         match (self.stream, method.as_deref()) {
             (Stream::Opening, Some("notifications/subscriptions/acknowledged")) => {
-                let acked = params
-                    .get("notifications")
-                    .and_then(|n| n.get("taskIds"))
-                    .is_some_and(|ids| ids.items().iter().any(|i| i.as_str().as_deref() == Some(self.task_id.as_str())));
+                let acked = params.get("notifications").and_then(|n| n.get("taskIds")).is_some_and(|ids| {
+                    ids.items().iter().any(|i| i.as_str().as_deref() == Some(self.task_id.as_str()))
+                });
                 if acked {
                     // Changes made before the stream opened are not pushed: read the status once.
                     self.stream = Stream::Open;
@@ -396,4 +401,3 @@ pub fn read_seed<J: Json>(value: J) -> Result<Seed<J>, String> {
         _ => Err("expected a task id string or a task status object".to_owned()),
     }
 }
-

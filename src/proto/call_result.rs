@@ -65,9 +65,5 @@ fn read_mrtr<J: Json>(value: &J) -> Result<Mrtr<J>, String> {
     if let Some(s) = &request_state {
         fields.push(("requestState", s.clone()));
     }
-    Ok(Mrtr {
-        requests: requests.map(|r| r.entries()).unwrap_or_default(),
-        request_state,
-        object: J::object(fields),
-    })
+    Ok(Mrtr { requests: requests.map(|r| r.entries()).unwrap_or_default(), request_state, object: J::object(fields) })
 }

@@ -59,7 +59,9 @@ pub fn read_input_request<J: Json>(key: &str, value: &J) -> Result<InputRequest<
                 Some("url") => {
                     let url = params.get_str("url").unwrap_or_default();
                     if !is_web_url(&url) {
-                        return Err(format!("input request \"{key}\" is a url elicitation whose url is not http(s): \"{url}\""));
+                        return Err(format!(
+                            "input request \"{key}\" is a url elicitation whose url is not http(s): \"{url}\""
+                        ));
                     }
                     Some(InputKind::Url)
                 }

@@ -70,7 +70,8 @@ impl<J: Json> Call<J> {
         match self {
             Self::ToolsCall { name, arguments, input_responses, request_state } => {
                 fields.push(("name", J::string(name)));
-                let optional = [("arguments", arguments), ("inputResponses", input_responses), ("requestState", request_state)];
+                let optional =
+                    [("arguments", arguments), ("inputResponses", input_responses), ("requestState", request_state)];
                 for (k, v) in optional {
                     if let Some(v) = v {
                         fields.push((k, v.clone()));
@@ -125,7 +126,5 @@ pub fn with_tasks_extension<J: Json>(base: Option<&J>) -> J {
 /// `true` when a `server/discover` result (or its `capabilities`) advertises the tasks extension.
 pub fn server_supports<J: Json>(value: &J) -> bool {
     let caps = value.get("capabilities").filter(Json::is_object).unwrap_or_else(|| value.clone());
-    caps.get("extensions")
-        .and_then(|e| e.get(TASKS_EXTENSION))
-        .is_some_and(|d| d.kind() != Kind::Null)
+    caps.get("extensions").and_then(|e| e.get(TASKS_EXTENSION)).is_some_and(|d| d.kind() != Kind::Null)
 }

@@ -119,12 +119,7 @@ pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, Stri
         Some(r) if r.is_object() => Some(r.entries()),
         Some(_) => return Err(format!("task {task_id} has inputRequests that are not an object")),
     };
-    let object = J::object(
-        TASK_FIELDS
-            .iter()
-            .filter_map(|&k| value.get(k).map(|v| (k, v)))
-            .collect(),
-    );
+    let object = J::object(TASK_FIELDS.iter().filter_map(|&k| value.get(k).map(|v| (k, v))).collect());
     Ok(TaskView {
         state,
         status_message: value.get_str("statusMessage"),

@@ -102,7 +102,9 @@ impl Opts {
     pub fn signal(&self) -> Result<Option<web_sys::AbortSignal>, String> {
         match self.0.get("signal") {
             None => Ok(None),
-            Some(s) if s.get("aborted").is_some() && function(&s, "addEventListener")?.is_some() => Ok(Some(s.unchecked_into())),
+            Some(s) if s.get("aborted").is_some() && function(&s, "addEventListener")?.is_some() => {
+                Ok(Some(s.unchecked_into()))
+            }
             Some(_) => Err("signal must be an AbortSignal".to_owned()),
         }
     }

@@ -282,7 +282,15 @@ fn new_controller() -> AbortController {
 }
 
 /// Calls an input handler (`key` given) or the input function with a context carrying an abort signal.
-fn start_ask(this: &Shared, ask: AskId, f: Option<Function>, this_arg: JsValue, arg: JsValue, key: Option<(String, InputKind)>, status: JsValue) {
+fn start_ask(
+    this: &Shared,
+    ask: AskId,
+    f: Option<Function>,
+    this_arg: JsValue,
+    arg: JsValue,
+    key: Option<(String, InputKind)>,
+    status: JsValue,
+) {
     let link = Rc::downgrade(this);
     let controller = new_controller();
     let mut ctx = vec![("signal", JsValue::from(controller.signal()))];
@@ -349,12 +357,18 @@ fn is_current(link: &Link, epoch: u32) -> bool {
 /// stream is closed.
 async fn read_stream(link: &Link, epoch: u32, opened: Promise) -> Result<(), JsValue> {
     let iterable = JsFuture::from(opened).await?;
-    let iterator = match Reflect::get(&iterable, &js_sys::Symbol::async_iterator()).ok().and_then(|f| f.dyn_into::<Function>().ok()) {
+    let iterator = match Reflect::get(&iterable, &js_sys::Symbol::async_iterator())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+    {
         Some(f) => f.call0(&iterable)?,
         None if iterable.get("next").is_some() => iterable,
         None => return Err(js_sys::TypeError::new("listen() did not return an async iterable").into()),
     };
-    let next = iterator.get("next").and_then(|f| f.dyn_into::<Function>().ok()).ok_or_else(|| JsValue::from_str("the listen iterator has no next()"))?;
+    let next = iterator
+        .get("next")
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| JsValue::from_str("the listen iterator has no next()"))?;
     match link.upgrade() {
         Some(d) => match d.borrow_mut().stream.as_mut() {
             Some(s) if s.epoch == epoch => s.iterator = Some(iterator.clone()),

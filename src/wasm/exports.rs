@@ -118,7 +118,13 @@ pub fn call_and_await(
     })
 }
 
-fn start_step(function: &str, client: JsValue, task_id: JsValue, options: JsValue, make: impl FnOnce(String) -> Call<JsValue>) -> Promise {
+fn start_step(
+    function: &str,
+    client: JsValue,
+    task_id: JsValue,
+    options: JsValue,
+    make: impl FnOnce(String) -> Call<JsValue>,
+) -> Promise {
     let started = || -> Result<Promise, String> {
         let client = JsClient::read(&client)?;
         let task_id = task_id.as_string().filter(|t| !t.is_empty()).ok_or("the task id must be a non-empty string")?;

@@ -219,7 +219,8 @@ impl Sim {
                 self.schedule_reaction(ask, reaction);
             }
             Action::AskAll { ask, status } => {
-                let keys: Vec<String> = status["inputRequests"].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+                let keys: Vec<String> =
+                    status["inputRequests"].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
                 self.log(format!("ask function {}", keys.join(",")));
                 let reaction = (self.handler)(None, &keys.join(","), &status, self.now);
                 self.schedule_reaction(ask, reaction);

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what building and testing need and this machine lacks; each step is skipped when already
+# done, so a warm run takes a moment. Used by .ci/run, and by `npm test` / `npm start` on a fresh clone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+
+# Rust target for the library.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  rustup target add wasm32-unknown-unknown
+fi
+
+# wasm-bindgen CLI at exactly the crate's version (Cargo.toml pins wasm-bindgen with =).
+want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: installing wasm-bindgen-cli $want (have: ${have:-none})"
+  cargo install wasm-bindgen-cli --version "$want" --locked || cargo install wasm-bindgen-cli --version "$want"
+fi
+
+# Debian's Chromium + ChromeDriver for the browser tests.
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  echo "setup: installing chromium"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# npm packages, when node_modules is missing or older than the lockfile.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi

@@ -1,0 +1,40 @@
+// `npm test`: installs what is missing (scripts/setup.sh), builds the package, then runs every test:
+// native engine tests and lints, the test server's own tests, the Node tests of the built package, the
+// type check, headless Chromium, and the interop matrix against the real servers. Prints a summary.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const only = process.argv.slice(2);
+const nodeTests = (dir) => readdirSync(new URL(`../${dir}/`, import.meta.url)).filter((f) => f.endsWith(".test.mjs")).sort().map((f) => `${dir}/${f}`);
+
+const steps = [
+  ["setup", "bash", ["scripts/setup.sh"]],
+  ["build", "node", ["scripts/build.mjs"]],
+  ["rust tests", "cargo", ["test", "--quiet"]],
+  ["rust fmt", "cargo", ["fmt", "--check"]],
+  ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
+  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
+  ["test server", "node", ["--test", ...nodeTests("tests/server")]],
+  ["node", "node", ["--test", ...nodeTests("tests/node")]],
+  ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
+  ["browser", "node", ["tests/browser/run.mjs", "--http"]],
+];
+
+const results = [];
+for (const [name, cmd, args] of steps) {
+  if (only.length && !only.includes(name) && !["setup", "build"].includes(name)) continue;
+  console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
+  const ok = r.status === 0;
+  results.push({ name, ok, s: ((Date.now() - t0) / 1000).toFixed(1) });
+  if (!ok && ["setup", "build"].includes(name)) break;
+}
+
+console.log("\n=== summary");
+for (const r of results) console.log(`${r.ok ? "pass" : "FAIL"}  ${r.name.padEnd(14)} ${r.s} s`);
+const failed = results.filter((r) => !r.ok);
+console.log(failed.length ? `${failed.length} step(s) failed` : "all steps passed");
+process.exit(failed.length ? 1 : 0);

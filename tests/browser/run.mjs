@@ -1,0 +1,33 @@
+// Runs the in-page suite (tests/browser/suite.mjs) in headless Chromium: the repo is served by the
+// test server (same origin as the page), and a second test server on another port is the cross-origin
+// MCP endpoint for the HTTP scenarios. Prints one line per scenario; exits non-zero on any failure.
+import { fileURLToPath } from "node:url";
+import { startHttpServer } from "../server/http.mjs";
+import { launch } from "./chromium.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const site = await startHttpServer({ staticDir: root });
+const mcp = await startHttpServer({ pollIntervalMs: 20 });
+const browser = await launch();
+let failed = 0;
+try {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+  const withHttp = process.argv.includes("--http");
+  await page.goto(`${site.origin}/tests/browser/index.html${withHttp ? `?http=${encodeURIComponent(mcp.url)}` : ""}`);
+  await page.waitForFunction(() => window.__results, null, { timeout: 60_000 });
+  const results = await page.evaluate(() => window.__results);
+  for (const r of results) {
+    console.log(`${r.ok ? "ok  " : "FAIL"} browser: ${r.name}${r.ok ? ` (${r.ms} ms)` : "\n" + r.error}`);
+    if (!r.ok) failed += 1;
+  }
+  for (const p of problems) console.log(p);
+  console.log(`browser: ${results.length - failed}/${results.length} passed`);
+} finally {
+  await browser.close();
+  await site.close();
+  await mcp.close();
+}
+process.exit(failed ? 1 : 0);
