@@ -20,6 +20,7 @@ const steps = [
   ["node", "node", ["--test", ...nodeTests("tests/node")]],
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
   ["browser", "node", ["tests/browser/run.mjs", "--http"]],
+  ["interop", "node", ["tests/interop/run.mjs"]],
 ];
 
 const results = [];
