@@ -1,0 +1,123 @@
+// One package, every environment: packs the package (`npm pack`), checks the tarball's file list,
+// installs it into a scratch app the way a user gets it, then proves it in Node (ESM, no init), with
+// `tsc --strict` against the installed declarations, in a Vite app, a plain module page, a dedicated
+// worker and a Manifest V3 extension service worker (all in headless Chromium).
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startHttpServer } from "../server/http.mjs";
+import { CHROMIUM_ARGS, executablePath, launch } from "../browser/chromium.mjs";
+import { EXPECTED } from "./fixtures/check.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const here = fileURLToPath(new URL(".", import.meta.url));
+const work = join(here, ".work");
+const app = join(work, "app");
+const bin = (name) => join(root, "node_modules/.bin", name);
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+
+const PACKED = [
+  "LICENSE", "README.md", "package.json",
+  "pkg/index.d.ts", "pkg/index.js", "pkg/mcp_tasks_wasm.d.ts", "pkg/mcp_tasks_wasm.js", "pkg/mcp_tasks_wasm_bg.wasm",
+  "pkg/node.d.ts", "pkg/node.js",
+];
+
+let failed = 0;
+function report(name, ok, detail = "") {
+  if (!ok) failed += 1;
+  console.log(`${ok ? "ok  " : "FAIL"} env: ${name}${detail ? ` — ${detail}` : ""}`);
+}
+const matches = (r, withHttp = true) =>
+  r && r.extension === EXPECTED.extension && r.direct === EXPECTED.direct && (!withHttp || r.http === EXPECTED.http);
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(app, { recursive: true });
+
+// 1. npm pack: exactly what users need.
+const [packed] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], root));
+const files = packed.files.map((f) => f.path).sort();
+report("npm pack contains only what users need", JSON.stringify(files) === JSON.stringify([...PACKED].sort()), files.join(", "));
+console.log(`     tarball ${packed.filename}: ${(packed.size / 1024).toFixed(1)} KB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KB unpacked`);
+
+// 2. Install it into a scratch app.
+writeFileSync(join(app, "package.json"), JSON.stringify({ name: "env-app", private: true, type: "module" }));
+run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, packed.filename)], app);
+for (const f of ["check.js", "node-check.mjs", "plain.html", "worker.html", "worker.js"]) cpSync(join(here, "fixtures", f), join(app, f));
+cpSync(join(here, "fixtures/vite"), join(app, "vite"), { recursive: true });
+
+const server = await startHttpServer({ staticDir: app, pollIntervalMs: 20 });
+let browser;
+try {
+  // 3. Node >= 20: ESM import, no init call.
+  const nodeOut = JSON.parse(run("node", ["node-check.mjs", server.url], app));
+  report("Node ESM import, no init", matches(nodeOut), JSON.stringify(nodeOut));
+
+  // 4. Types of the installed package, strict.
+  cpSync(join(root, "tests/types/usage.ts"), join(app, "usage.ts"));
+  cpSync(join(root, "tests/types/no-any.ts"), join(app, "no-any.ts"));
+  writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"], types: [], noUncheckedIndexedAccess: true },
+    files: ["usage.ts", "no-any.ts"],
+  }));
+  try {
+    run("node", [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);
+    report("tsc --strict against the installed .d.ts (no any)", true);
+  } catch (e) {
+    report("tsc --strict against the installed .d.ts (no any)", false, String(e.stdout ?? e));
+  }
+
+  // 5. Vite app: build, then load the built page.
+  run(bin("vite"), ["build", "--logLevel", "warn", "--outDir", "dist", "--emptyOutDir"], join(app, "vite"));
+  const built = readdirSync(join(app, "vite/dist/assets"));
+  report("vite build emits the wasm as an asset", built.some((f) => f.endsWith(".wasm")), built.join(", "));
+
+  browser = await launch();
+  const page = async (path) => {
+    const p = await browser.newPage();
+    const errors = [];
+    p.on("pageerror", (e) => errors.push(e.message));
+    await p.goto(`${server.origin}${path}`);
+    const r = await p.waitForFunction(() => window.__result, null, { timeout: 30_000 }).then((h) => h.jsonValue()).catch((e) => ({ error: String(e) }));
+    await p.close();
+    return { ...r, ...(errors.length ? { pageErrors: errors } : {}) };
+  };
+  const viteOut = await page("/vite/dist/index.html");
+  report("Vite app (vite build, built page in Chromium)", matches(viteOut), JSON.stringify(viteOut));
+  const plainOut = await page("/plain.html");
+  report("plain <script type=module> page, no bundler", matches(plainOut), JSON.stringify(plainOut));
+  const workerOut = await page("/worker.html");
+  report("dedicated Web Worker", matches(workerOut), JSON.stringify(workerOut));
+  await browser.close();
+  browser = undefined;
+
+  // 6. Manifest V3 extension service worker, loaded unpacked.
+  const ext = join(app, "ext");
+  cpSync(join(here, "fixtures/ext"), ext, { recursive: true });
+  cpSync(join(app, "node_modules/mcp-tasks-wasm/pkg"), join(ext, "lib"), { recursive: true });
+  cpSync(join(app, "check.js"), join(ext, "check.js"));
+  const profile = mkdtempSync(join(tmpdir(), "mcp-tasks-ext-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    ignoreDefaultArgs: ["--disable-extensions"],
+    args: [...CHROMIUM_ARGS, "--headless=new", `--disable-extensions-except=${ext}`, `--load-extension=${ext}`],
+  });
+  try {
+    const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 20_000 }));
+    const swOut = await sw.evaluate((url) => self.runCheck(url), server.url).catch((e) => ({ error: String(e) }));
+    report("Manifest V3 extension service worker (initSync from bytes)", matches(swOut), JSON.stringify(swOut));
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+} catch (e) {
+  report("environment run", false, e?.stack ?? String(e));
+} finally {
+  await browser?.close();
+  await server.close();
+}
+console.log(failed ? `env: ${failed} failure(s)` : "env: all passed");
+process.exit(failed ? 1 : 0);
