@@ -11,7 +11,9 @@
 //!   outcome; tested natively on simulated time.
 //! - `wasm` (wasm32 only): the thin shell that runs the machines against JS clients, timers and
 //!   signals, and exports the JS API.
-//! - `transport` (wasm32 only): the ready clients (Streamable HTTP over fetch, direct in-process).
+//! - [`transport`]: the ready clients (Streamable HTTP over fetch, the SDK-transport adapter, direct
+//!   in-process; wasm32 only) and their pure parts, compiled everywhere (the SSE parser, the routing
+//!   header rules).
 //!
 //! The JS contract (functions, options, outcomes, error codes) is documented in the README and in the
 //! package's TypeScript declarations.
@@ -20,7 +22,6 @@ pub mod engine;
 pub mod json;
 pub mod proto;
 
-#[cfg(target_arch = "wasm32")]
-mod transport;
+pub mod transport;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -17,13 +17,12 @@ pub fn direct_client(
     #[wasm_bindgen(unchecked_param_type = "DirectHandler")] handler: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "DirectClientOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let handler: Function = handler
-        .dyn_into()
-        .map_err(|_| js_sys::TypeError::new("directClient: handler must be a function"))?;
+    let handler: Function =
+        handler.dyn_into().map_err(|_| js_sys::TypeError::new("directClient: handler must be a function"))?;
     let h = handler.clone();
-    let request = Closure::<dyn FnMut(JsValue, JsValue, JsValue) -> Promise>::new(move |method: JsValue, params: JsValue, opts: JsValue| {
-        call(&h, &method, &params, &opts)
-    });
+    let request = Closure::<dyn FnMut(JsValue, JsValue, JsValue) -> Promise>::new(
+        move |method: JsValue, params: JsValue, opts: JsValue| call(&h, &method, &params, &opts),
+    );
     let listen = Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(move |params: JsValue, opts: JsValue| {
         call(&handler, &"subscriptions/listen".into(), &params, &opts)
     });

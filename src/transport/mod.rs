@@ -1,1 +1,12 @@
-pub mod direct;
+//! The ready clients. The pure parts (SSE parsing, routing headers) compile on every target and are
+//! tested natively; the clients themselves exist on wasm32 only.
+
+pub mod headers;
+pub mod sse;
+
+#[cfg(target_arch = "wasm32")]
+mod direct;
+#[cfg(target_arch = "wasm32")]
+mod http;
+#[cfg(target_arch = "wasm32")]
+mod sdk;

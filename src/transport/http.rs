@@ -1,0 +1,849 @@
+//! `httpClient(url, options?)`: the Streamable HTTP client (MCP 2026-07-28) over the global `fetch`
+//! (or `options.fetch`), for pages, workers, extension service workers and Node.
+//!
+//! Every request is its own POST with the routing headers (`MCP-Protocol-Version`, `Mcp-Method`,
+//! `Mcp-Name`) and the `_meta` envelope (protocol version, client info, capabilities). The reply is
+//! read whatever the HTTP status: one JSON object, or an SSE stream scanned for the response to this
+//! request's id. `request` resolves with the `result`, rejects with the JSON-RPC error object, or with
+//! an `McpHttpError` (an `Error` with `status` and `body`, never a numeric `code`) when no JSON-RPC
+//! answer came. `listen` returns an async iterator over the notifications of a `subscriptions/listen`
+//! stream. `discover` sends `server/discover` once and caches the answer.
+//!
+//! Size matters here (every byte ships): every JS callback of the transports is one closure type
+//! ([`callback`] over [`Target`]) and every async operation runs in one future ([`run`]).
+
+use super::headers::{encode_value, name_field};
+use super::sdk;
+use super::sse;
+use crate::json::{Json, Kind};
+use crate::proto::rpc::{describe_failure, read_rpc_error};
+use crate::proto::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION};
+use js_sys::{Function, JsString, Object, Promise, Reflect, Symbol, JSON};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Response};
+
+/// The TypeScript declarations of the transport exports, emitted into the generated `.d.ts`.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("types.d.ts");
+
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.parse` on a JS string (the text never enters wasm memory).
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn json_parse(text: &JsValue) -> Result<JsValue, JsValue>;
+    /// Any JS object, to call a method by name on it.
+    pub(crate) type Any;
+    /// `promise.then(onFulfilled, onRejected)` with any values.
+    #[wasm_bindgen(method, js_name = then)]
+    pub(crate) fn then_with(this: &Any, ok: &JsValue, err: &JsValue) -> Promise;
+    /// `f.bind(this, a, b)`.
+    #[wasm_bindgen(method, js_name = bind)]
+    pub(crate) fn bind_with(this: &Any, ctx: &JsValue, a: &JsValue, b: &JsValue) -> Function;
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout_with(f: &JsValue, ms: f64, arg: f64) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout_with(id: &JsValue);
+    /// `Object(chunk)` is the chunk itself; the glue copies the `Uint8Array` into wasm memory.
+    #[wasm_bindgen(js_name = Object)]
+    fn chunk_bytes(chunk: &JsValue) -> Vec<u8>;
+    /// A `TextDecoder` (UTF-8, invalid bytes become U+FFFD, as SSE wants).
+    type Decoder;
+    #[wasm_bindgen(constructor, js_class = TextDecoder)]
+    fn new() -> Decoder;
+    #[wasm_bindgen(method)]
+    fn decode(this: &Decoder, bytes: &[u8]) -> JsValue;
+}
+
+/// The longest body excerpt an `McpHttpError` carries.
+const EXCERPT: usize = 200;
+/// Why a request's controller was aborted (`Abort::why`).
+const NOT_ABORTED: u8 = 0;
+const BY_SIGNAL: u8 = 1;
+const BY_TIMEOUT: u8 = 2;
+
+/// Concatenates `parts`.
+pub(crate) fn cat(parts: &[&str]) -> String {
+    let mut s = String::new();
+    for p in parts {
+        s.push_str(p);
+    }
+    s
+}
+
+/// `n` in decimal.
+pub(crate) fn digits(n: u32) -> String {
+    let mut s = if n >= 10 { digits(n / 10) } else { String::new() };
+    s.push(char::from(b'0' + (n % 10) as u8));
+    s
+}
+
+/// A `TypeError` whose message is prefixed with the function name.
+pub(crate) fn type_error(function: &str, message: &str) -> JsValue {
+    js_sys::TypeError::new(&cat(&[function, ": ", message])).into()
+}
+
+/// An `McpHttpError`: an `Error` named `McpHttpError` with `status` (0 when no HTTP response came),
+/// `body` (an excerpt of what came back, or "") and, when known, the `cause`.
+pub(crate) fn mcp_error(message: &str, status: u16, body: &JsValue, cause: &JsValue) -> JsValue {
+    let e = js_sys::Error::new(message);
+    e.set_name("McpHttpError");
+    let e: JsValue = e.into();
+    set(&e, "status", &JsValue::from(status));
+    set(&e, "body", body);
+    if !cause.is_undefined() {
+        set(&e, "cause", cause);
+    }
+    e
+}
+
+fn set(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+fn function(target: &JsValue, key: &str) -> Option<Function> {
+    target.get(key).and_then(|f| f.dyn_into::<Function>().ok())
+}
+
+/// The first `EXCERPT` characters of a JS string.
+fn excerpt(text: &JsValue) -> JsValue {
+    match text.dyn_ref::<JsString>() {
+        Some(s) => s.slice(0, EXCERPT as u32).into(),
+        None => JsValue::from_str(""),
+    }
+}
+
+/// Lets a promise reject without an "unhandled rejection" (its outcome does not matter).
+pub(crate) fn forget(promise: &Promise) {
+    // `Boolean` takes any argument and never throws.
+    let ignore = js_sys::global().get("Boolean").unwrap_or(JsValue::UNDEFINED);
+    let _ = promise.unchecked_ref::<Any>().then_with(&JsValue::UNDEFINED, &ignore);
+}
+
+/// What both clients add to every request and copy onto the client object.
+pub(crate) struct Common {
+    /// `_meta["io.modelcontextprotocol/clientInfo"]` unless the request has one.
+    info: JsValue,
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]` unless the request has one.
+    caps: JsValue,
+    /// The default request timeout (`requestTimeoutMs`).
+    timeout_ms: Option<f64>,
+    /// `clientCapabilities`, `inputHandlers`, `requestTimeoutMs` as given, for the client object.
+    fields: Vec<(&'static str, JsValue)>,
+}
+
+/// What an option must be: a plain object, any object (arrays and class instances too), a function,
+/// a non-negative number.
+const OBJECT: u8 = 1;
+const ANY_OBJECT: u8 = 2;
+const FUNCTION: u8 = 4;
+const NUMBER: u8 = 8;
+
+/// The options and their types: the first four are common to both clients, the last two are
+/// `httpClient`'s own.
+const OPTIONS: [(&str, u8, &str); 6] = [
+    ("clientInfo", OBJECT, "an object"),
+    ("clientCapabilities", OBJECT, "an object"),
+    ("inputHandlers", OBJECT, "an object"),
+    ("requestTimeoutMs", NUMBER, "a non-negative number"),
+    ("fetch", FUNCTION, "a function"),
+    ("headers", ANY_OBJECT | FUNCTION, "an object or a function"),
+];
+
+/// Checks the options (`all`: `httpClient`'s own too) and reads those both clients share
+/// (`clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`); a bad type is a
+/// `TypeError` naming `function`.
+pub(crate) fn read_common(options: &JsValue, function: &str, all: bool) -> Result<Common, JsValue> {
+    if !(options.is_undefined() || options.is_null() || options.kind() == Kind::Object) {
+        return Err(type_error(function, "options must be an object"));
+    }
+    let mut fields = Vec::new();
+    for (i, (key, want, what)) in OPTIONS.iter().enumerate().take(if all { 6 } else { 4 }) {
+        let Some(v) = options.get(key) else { continue };
+        let fits = (want & OBJECT != 0 && v.kind() == Kind::Object)
+            || (want & ANY_OBJECT != 0 && v.is_object())
+            || (want & FUNCTION != 0 && v.is_function())
+            || (want & NUMBER != 0 && v.as_f64().is_some_and(|n| n >= 0.0));
+        if !fits {
+            return Err(type_error(function, &cat(&["options.", key, " must be ", what])));
+        }
+        if (1..4).contains(&i) {
+            fields.push((*key, v));
+        }
+    }
+    let info = options.get("clientInfo").unwrap_or_else(|| {
+        JsValue::object(vec![
+            ("name", JsValue::from_str("mcp-tasks-wasm")),
+            ("version", JsValue::from_str(env!("CARGO_PKG_VERSION"))),
+        ])
+    });
+    let caps = options.get("clientCapabilities").unwrap_or_else(|| JsValue::object(vec![]));
+    Ok(Common { info, caps, timeout_ms: options.get_f64("requestTimeoutMs"), fields })
+}
+
+impl Common {
+    /// A shallow copy of `params` with a new `_meta`: the caller's `_meta` fields, the protocol
+    /// version, and the client info and capabilities unless `_meta` already has them. The caller's
+    /// objects are never modified.
+    pub(crate) fn params(&self, params: &JsValue) -> Result<JsValue, JsValue> {
+        let copy = Object::new();
+        if params.kind() == Kind::Object {
+            Object::assign(&copy, params.unchecked_ref());
+        } else if !(params.is_undefined() || params.is_null()) {
+            return Err(type_error("request", "params must be an object"));
+        }
+        let meta = Object::new();
+        if let Some(m) = params.get("_meta").filter(Json::is_object) {
+            Object::assign(&meta, m.unchecked_ref());
+        }
+        let meta: JsValue = meta.into();
+        set(&meta, META_PROTOCOL_VERSION, &JsValue::from_str(PROTOCOL_VERSION));
+        for (key, value) in [(META_CLIENT_INFO, &self.info), (META_CLIENT_CAPABILITIES, &self.caps)] {
+            if meta.get(key).is_none() {
+                set(&meta, key, value);
+            }
+        }
+        let copy: JsValue = copy.into();
+        set(&copy, "_meta", &meta);
+        Ok(copy)
+    }
+
+    /// A new client object carrying the options it must show (`clientCapabilities`, `inputHandlers`,
+    /// `requestTimeoutMs`).
+    pub(crate) fn client_object(&self) -> JsValue {
+        let client: JsValue = Object::new().into();
+        for (key, value) in &self.fields {
+            set(&client, key, value);
+        }
+        client
+    }
+
+    /// The request's timeout: `timeoutMs` of the call options, else the client's.
+    pub(crate) fn timeout(&self, opts: &JsValue) -> Option<f64> {
+        opts.get_f64("timeoutMs").or(self.timeout_ms)
+    }
+}
+
+/// A JSON-RPC request `{jsonrpc: "2.0", id, method, params}`.
+pub(crate) fn message(id: &JsValue, method: &str, params: &JsValue) -> JsValue {
+    JsValue::object(vec![
+        ("jsonrpc", JsValue::from_str("2.0")),
+        ("id", id.clone()),
+        ("method", JsValue::from_str(method)),
+        ("params", params.clone()),
+    ])
+}
+
+/// `true` for a response (a message with `result` or `error`).
+pub(crate) fn is_response(msg: &JsValue) -> bool {
+    msg.get("result").is_some() || msg.get("error").is_some()
+}
+
+/// The outcome a response carries: its `result`, or its error object (an `McpHttpError` when the
+/// error object is malformed).
+pub(crate) fn settle(msg: &JsValue, what: &str, status: u16) -> Result<JsValue, JsValue> {
+    match msg.get("error") {
+        Some(e) if read_rpc_error(&e).is_some() => Err(e),
+        Some(e) => Err(mcp_error(&cat(&[what, ": malformed JSON-RPC error"]), status, &"".into(), &e)),
+        None => Ok(msg.get("result").unwrap_or(JsValue::NULL)),
+    }
+}
+
+/// The `McpHttpError` for a request that failed without an answer: `why` says whether the signal
+/// aborted it, the timeout (`timeout_ms`) ran out, or the network failed (`err`).
+pub(crate) fn abort_error(what: &str, status: u16, why: u8, timeout_ms: f64, err: &JsValue) -> JsValue {
+    let reason = match why {
+        BY_SIGNAL => "request aborted".to_owned(),
+        BY_TIMEOUT => cat(&["request timed out after ", &digits(timeout_ms.min(u32::MAX as f64) as u32), " ms"]),
+        _ => cat(&["network error: ", &describe_failure(err)]),
+    };
+    mcp_error(&cat(&[what, ": ", &reason]), status, &JsValue::from_str(""), err)
+}
+
+/// What an [`Abort`] callback does when the caller's signal or the timer fires.
+pub(crate) struct Trip {
+    controller: AbortController,
+    why: Cell<u8>,
+    hook: Option<Function>,
+}
+
+/// Ties one request to the caller's `signal` and a timeout through its own `AbortController`;
+/// dropping it unties them.
+pub(crate) struct Abort {
+    trip: Rc<Trip>,
+    timeout_ms: f64,
+    signal: Option<(JsValue, JsValue)>,
+    timer: Option<JsValue>,
+}
+
+impl Abort {
+    /// Watches `signal` (already aborted: aborts at once) and arms `timeout_ms` (finite only);
+    /// `hook` is called once when either fires, with the reason code (see [`abort_error`]).
+    pub(crate) fn new(signal: Option<JsValue>, timeout_ms: Option<f64>, hook: Option<Function>) -> Self {
+        // `AbortController` exists wherever this package runs (browsers, workers, Node >= 16).
+        let controller = AbortController::new().unwrap_or_else(|_| JsValue::UNDEFINED.unchecked_into());
+        let trip = Rc::new(Trip { controller, why: Cell::new(NOT_ABORTED), hook });
+        let timeout_ms = timeout_ms.unwrap_or(f64::INFINITY);
+        let mut this = Self { trip, timeout_ms, signal: None, timer: None };
+        let fire = callback(Target::Trip(this.trip.clone()));
+        if timeout_ms.is_finite() {
+            this.timer = Some(set_timeout_with(&fire, timeout_ms.min(i32::MAX as f64), BY_TIMEOUT.into()));
+        }
+        if let Some(signal) = signal {
+            if signal.get("aborted").and_then(|a| a.as_bool()) == Some(true) {
+                this.trip.fire(BY_SIGNAL);
+            } else if let Some(add) = function(&signal, "addEventListener") {
+                let _ = add.call2(&signal, &"abort".into(), &fire);
+                this.signal = Some((signal, fire));
+            }
+        }
+        this
+    }
+
+    /// The signal to hand to `fetch` (or the transport).
+    pub(crate) fn signal(&self) -> JsValue {
+        self.trip.controller.signal().into()
+    }
+
+    /// `true` once aborted (by the signal, the timeout or `close`).
+    pub(crate) fn aborted(&self) -> bool {
+        self.trip.why.get() != NOT_ABORTED
+    }
+
+    /// Aborts the request (closing its stream) without calling the hook.
+    fn close(&self) {
+        self.trip.why.set(BY_SIGNAL);
+        self.trip.controller.abort();
+    }
+
+    /// The `McpHttpError` for a failed request: aborted, timed out, or a network error (`err`).
+    pub(crate) fn fail(&self, what: &str, status: u16, err: &JsValue) -> JsValue {
+        abort_error(what, status, self.trip.why.get(), self.timeout_ms, err)
+    }
+}
+
+impl Trip {
+    fn fire(&self, why: u8) {
+        if self.why.get() == NOT_ABORTED {
+            self.why.set(why);
+            self.controller.abort();
+            if let Some(h) = &self.hook {
+                let _ = h.call1(&JsValue::UNDEFINED, &why.into());
+            }
+        }
+    }
+}
+
+impl Drop for Abort {
+    fn drop(&mut self) {
+        if let Some(t) = self.timer.take() {
+            clear_timeout_with(&t);
+        }
+        if let Some((signal, listener)) = self.signal.take() {
+            if let Some(remove) = function(&signal, "removeEventListener") {
+                let _ = remove.call2(&signal, &"abort".into(), &listener);
+            }
+        }
+    }
+}
+
+/// Who a JS callback made by [`callback`] calls.
+pub(crate) enum Target {
+    /// `client.request` (0), `client.listen` (1) or `client.discover` (2).
+    Client(Rc<Http>, u8),
+    /// A promise of an exchange settled: go on with `Step`.
+    Ex(Shared, Step),
+    /// `iterator.next()` (false) or `iterator.return()` (true) of a listen stream.
+    Iter(Shared, bool),
+    /// The caller's signal or the timer fired.
+    Trip(Rc<Trip>),
+    /// A callback of the SDK adapter.
+    Sdk(sdk::Cb),
+}
+
+/// A JS function calling `dispatch(target, ...)`. Every callback of the transports is this one
+/// closure type, and no `async` code is used: that keeps the shipped code small.
+pub(crate) fn callback(target: Target) -> JsValue {
+    Closure::<dyn FnMut(JsValue, JsValue, JsValue) -> Promise>::new(move |a, b, c| dispatch(&target, a, b, c))
+        .into_js_value()
+}
+
+fn dispatch(target: &Target, a: JsValue, b: JsValue, c: JsValue) -> Promise {
+    match target {
+        Target::Client(http, 2) => {
+            let cached = http.discovered.borrow().clone();
+            cached.unwrap_or_else(|| {
+                let p = start(http, 2, "server/discover".into(), a, b);
+                *http.discovered.borrow_mut() = Some(p.clone());
+                p
+            })
+        }
+        Target::Client(http, 1) => start(http, 1, "subscriptions/listen".into(), a, b),
+        Target::Client(http, _) => start(http, 0, a, b, c),
+        Target::Ex(ex, step) => {
+            on_step(ex, *step, a);
+            Promise::resolve(&JsValue::UNDEFINED)
+        }
+        Target::Iter(ex, false) => next(ex),
+        Target::Iter(ex, true) => {
+            let mut s = ex.borrow_mut();
+            s.items.clear();
+            s.answer = None;
+            if let Some(a) = &s.abort {
+                a.close();
+            }
+            s.end();
+            let done = step(true, JsValue::UNDEFINED);
+            if let Some((resolve, _)) = s.waiter.take() {
+                let _ = resolve.call1(&JsValue::UNDEFINED, &done);
+            }
+            Promise::resolve(&done)
+        }
+        Target::Trip(trip) => {
+            trip.fire(if a.as_f64() == Some(BY_TIMEOUT.into()) { BY_TIMEOUT } else { BY_SIGNAL });
+            Promise::resolve(&JsValue::UNDEFINED)
+        }
+        Target::Sdk(cb) => sdk::dispatch(cb, a, b, c),
+    }
+}
+
+/// `{done, value}`.
+fn step(done: bool, value: JsValue) -> JsValue {
+    JsValue::object(vec![("done", JsValue::from_bool(done)), ("value", value)])
+}
+
+/// The client's configuration and state.
+pub(crate) struct Http {
+    url: JsValue,
+    fetch: Option<Function>,
+    headers: JsValue,
+    common: Common,
+    last_id: Cell<u32>,
+    discovered: RefCell<Option<Promise>>,
+}
+
+/// What an exchange waits for.
+#[derive(Clone, Copy)]
+pub(crate) enum Step {
+    /// The headers option's value (or the promise the headers function returned).
+    Headers,
+    /// The headers function threw or rejected.
+    HeadersFailed,
+    /// `fetch` resolved with the `Response`.
+    Response,
+    /// `response.text()` resolved.
+    Text,
+    /// `reader.read()` resolved.
+    Chunk,
+    /// `fetch`, `text()` or `read()` rejected.
+    Failed,
+}
+
+/// One exchange: a POST and the reading of its answer, for `request`/`discover` (the response to
+/// `id`) or `listen` (the notifications until the listen response or the end of the stream).
+pub(crate) struct Ex {
+    http: Rc<Http>,
+    kind: u8,
+    method: String,
+    id: f64,
+    params: JsValue,
+    abort: Option<Abort>,
+    status: u16,
+    reader: Option<ReadableStreamDefaultReader>,
+    reading: bool,
+    parser: sse::Parser,
+    decoder: Option<Decoder>,
+    /// The first bytes of an event stream (for an error's excerpt).
+    head: Vec<u8>,
+    /// The call's promise (taken once settled; a listen's when its stream opens).
+    settle: Option<(Function, Function)>,
+    /// Queued notifications (listen); `pos` is the next one to hand out.
+    items: Vec<JsValue>,
+    pos: usize,
+    /// The response to `id` (its outcome), or the failure that ended the stream.
+    answer: Option<Result<JsValue, JsValue>>,
+    done: bool,
+    /// A pending `next()`, and the promise of the latest `next()` (a concurrent one waits for it).
+    waiter: Option<(Function, Function)>,
+    tail: Option<Promise>,
+}
+
+pub(crate) type Shared = Rc<RefCell<Ex>>;
+
+/// `promise.then(step, failed)` for the exchange.
+fn then(promise: &Promise, ex: &Shared, ok: Step, err: Step) {
+    let (ok, err) = (callback(Target::Ex(ex.clone(), ok)), callback(Target::Ex(ex.clone(), err)));
+    let _ = promise.unchecked_ref::<Any>().then_with(&ok, &err);
+}
+
+/// Starts `request` (kind 0), `listen` (1) or `discover` (2): resolves with the result (the
+/// iterator for a listen).
+fn start(http: &Rc<Http>, kind: u8, method: JsValue, params: JsValue, opts: JsValue) -> Promise {
+    let Some(method) = method.as_string() else {
+        return Promise::reject(&type_error("request", "method must be a string"));
+    };
+    let params = match http.common.params(&params) {
+        Ok(p) => p,
+        Err(e) => return Promise::reject(&e),
+    };
+    let timeout = if kind == 1 { None } else { http.common.timeout(&opts) };
+    http.last_id.set(http.last_id.get().wrapping_add(1));
+    let ex = Rc::new(RefCell::new(Ex {
+        http: http.clone(),
+        kind,
+        method,
+        id: http.last_id.get().into(),
+        params,
+        abort: Some(Abort::new(opts.get("signal"), timeout, None)),
+        status: 0,
+        reader: None,
+        reading: false,
+        parser: sse::Parser::new(),
+        decoder: None,
+        head: Vec::new(),
+        settle: None,
+        items: Vec::new(),
+        pos: 0,
+        answer: None,
+        done: false,
+        waiter: None,
+        tail: None,
+    }));
+    let promise = Promise::new(&mut |resolve, reject| ex.borrow_mut().settle = Some((resolve, reject)));
+    let user = match http.headers.dyn_ref::<Function>() {
+        Some(f) => {
+            let s = ex.borrow();
+            f.call2(&JsValue::UNDEFINED, &JsValue::from_str(&s.method), &s.params)
+        }
+        None => Ok(http.headers.clone()),
+    };
+    match user {
+        Ok(h) => then(&Promise::resolve(&h), &ex, Step::Headers, Step::HeadersFailed),
+        Err(e) => on_step(&ex, Step::HeadersFailed, e),
+    }
+    promise
+}
+
+/// Goes on with an exchange once the promise it waited for settled with `v`.
+fn on_step(ex: &Shared, step: Step, v: JsValue) {
+    let mut guard = ex.borrow_mut();
+    let s = &mut *guard;
+    match step {
+        Step::HeadersFailed => return s.finish(Err(v)),
+        Step::Headers => match s.post(&v) {
+            Ok(p) => return then(&p, ex, Step::Response, Step::Failed),
+            Err(e) => return s.finish(Err(e)),
+        },
+        Step::Response => {
+            let resp: Response = v.unchecked_into();
+            s.status = resp.status();
+            if !is_sse(&resp) {
+                return match resp.text() {
+                    Ok(p) => then(&p, ex, Step::Text, Step::Failed),
+                    Err(e) => s.absorb(Err(e)),
+                };
+            }
+            s.reader = resp.body().map(|b| b.get_reader().unchecked_into());
+            s.decoder = Some(Decoder::new());
+            if s.kind == 1 {
+                // The stream is open: `listen` resolves; `next()` reads on.
+                return s.settle_with(Ok(iterator(ex)));
+            }
+        }
+        Step::Text => return s.read_json(ex, &v),
+        Step::Chunk => {
+            s.reading = false;
+            s.absorb(Ok(v));
+        }
+        Step::Failed => {
+            s.reading = false;
+            s.absorb(Err(v));
+        }
+    }
+    s.drive(ex);
+}
+
+impl Ex {
+    /// Settles the call's promise (a failed discover is not cached).
+    fn settle_with(&mut self, outcome: Result<JsValue, JsValue>) {
+        let Some((resolve, reject)) = self.settle.take() else { return };
+        let _ = match outcome {
+            Ok(v) => resolve.call1(&JsValue::UNDEFINED, &v),
+            Err(e) => {
+                if self.kind == 2 {
+                    self.http.discovered.borrow_mut().take();
+                }
+                reject.call1(&JsValue::UNDEFINED, &e)
+            }
+        };
+    }
+
+    /// Settles the call's promise and ends the exchange.
+    fn finish(&mut self, outcome: Result<JsValue, JsValue>) {
+        self.settle_with(outcome);
+        self.end();
+    }
+
+    /// Ends the exchange (queued notifications still drain): cancels the body, unties the signal
+    /// and clears the timer.
+    fn end(&mut self) {
+        self.done = true;
+        if let Some(r) = self.reader.take() {
+            forget(&r.cancel());
+        }
+        self.abort = None;
+    }
+
+    /// `"<method>: HTTP <status> <detail>"`.
+    fn http_error(&self, detail: &str, body: &JsValue) -> JsValue {
+        let message = cat(&[&self.method, ": HTTP ", &digits(self.status.into()), " ", detail]);
+        mcp_error(&message, self.status, &excerpt(body), &JsValue::UNDEFINED)
+    }
+
+    /// POSTs the request with the `user` headers under the protocol ones.
+    fn post(&self, user: &JsValue) -> Result<Promise, JsValue> {
+        let headers = if user.is_undefined() || user.is_null() {
+            Headers::new()?
+        } else if user.is_object() {
+            Headers::new_with_str_sequence_sequence(user)?
+        } else {
+            return Err(type_error("httpClient", "options.headers must give an object"));
+        };
+        let method = self.method.as_str();
+        let fixed = [
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", PROTOCOL_VERSION),
+            ("Mcp-Method", method),
+        ];
+        for (name, value) in fixed {
+            headers.set(name, value)?;
+        }
+        match name_field(method).and_then(|f| self.params.get_str(f)) {
+            Some(value) => headers.set("Mcp-Name", &encode_value(&value))?,
+            None => headers.delete("Mcp-Name")?,
+        }
+        let signal = self.abort.as_ref().map_or(JsValue::UNDEFINED, Abort::signal);
+        let init = JsValue::object(vec![
+            ("method", JsValue::from_str("POST")),
+            ("headers", headers.into()),
+            ("body", JSON::stringify(&message(&JsValue::from_f64(self.id), method, &self.params))?.into()),
+            ("signal", signal),
+        ]);
+        let http = &self.http;
+        let (fetch, this) = match &http.fetch {
+            Some(f) => (f.clone(), JsValue::UNDEFINED),
+            None => {
+                let global: JsValue = js_sys::global().into();
+                match function(&global, "fetch") {
+                    Some(f) => (f, global),
+                    None => return Err(type_error("httpClient", "no global fetch: pass options.fetch")),
+                }
+            }
+        };
+        match fetch.call2(&this, &http.url, &init) {
+            Ok(p) => Ok(Promise::resolve(&p)),
+            Err(e) => Err(self.fail(&e)),
+        }
+    }
+
+    /// The `McpHttpError` for a failed fetch or read.
+    fn fail(&self, e: &JsValue) -> JsValue {
+        let why = self.abort.as_ref().map_or(NOT_ABORTED, |a| a.trip.why.get());
+        let timeout = self.abort.as_ref().map_or(0.0, |a| a.timeout_ms);
+        abort_error(&self.method, self.status, why, timeout, e)
+    }
+
+    /// Settles the call from a JSON body (any status).
+    fn read_json(&mut self, ex: &Shared, text: &JsValue) {
+        let Ok(msg) = json_parse(text) else {
+            return self.finish(Err(self.http_error("body is not JSON", text)));
+        };
+        // One request per POST: an error the server could not tie to an id (`id` null) is ours too.
+        let untied_error = msg.get("error").is_some() && !matches!(msg.get("id"), Some(i) if !i.is_null());
+        if !(msg.is_object() && (msg.get_f64("id") == Some(self.id) && is_response(&msg) || untied_error)) {
+            return self.finish(Err(self.http_error("body is not a response to this request", text)));
+        }
+        match settle(&msg, &self.method, self.status) {
+            // A listen answered with a JSON result: a stream that has already ended.
+            Ok(_) if self.kind == 1 => {
+                self.end();
+                self.settle_with(Ok(iterator(ex)));
+            }
+            outcome => self.finish(outcome),
+        }
+    }
+
+    /// Takes one read of the event stream: events, its end, or a failure.
+    fn absorb(&mut self, chunk: Result<JsValue, JsValue>) {
+        if self.done {
+            return;
+        }
+        let events = match chunk {
+            Err(e) => {
+                // Aborting an open listen stream ends it quietly.
+                let aborted = match &self.abort {
+                    Some(a) => a.aborted(),
+                    None => true,
+                };
+                let quiet = self.kind == 1 && self.settle.is_none() && aborted;
+                if !quiet {
+                    self.answer = Some(Err(self.fail(&e)));
+                }
+                return self.end();
+            }
+            Ok(step) if step.get("done").and_then(|d| d.as_bool()) == Some(true) => {
+                let last = self.parser.finish();
+                self.take(last.into_iter().collect());
+                return self.end();
+            }
+            Ok(step) => {
+                // A fetch body yields `Uint8Array` chunks.
+                let bytes = step.get("value").map(|v| chunk_bytes(&v)).unwrap_or_default();
+                let room = EXCERPT.saturating_sub(self.head.len());
+                self.head.extend(bytes.iter().take(room));
+                self.parser.push(&bytes)
+            }
+        };
+        self.take(events);
+    }
+
+    /// Handles the JSON messages of `events` (default type, JSON object data; others are skipped).
+    fn take(&mut self, events: Vec<sse::Event>) {
+        for ev in events.iter().filter(|e| e.is_message()) {
+            let Some(text) = self.decoder.as_ref().map(|d| d.decode(&ev.data)) else { return };
+            let Ok(msg) = json_parse(&text) else { continue };
+            if self.done || !msg.is_object() {
+                continue;
+            }
+            if msg.get_f64("id") == Some(self.id) && is_response(&msg) {
+                self.answer = Some(settle(&msg, &self.method, self.status));
+                self.end();
+            } else if self.kind == 1 && msg.get("id").is_none() && msg.get("method").is_some() {
+                self.items.push(msg);
+            }
+        }
+    }
+
+    /// After a read: settles what can be settled, else reads on (while someone waits).
+    fn drive(&mut self, ex: &Shared) {
+        if self.settle.is_some() {
+            // A request (or a listen whose stream did not open): the response, or the end.
+            if let Some(answer) = self.answer.take() {
+                return self.finish(answer);
+            }
+            if self.done {
+                let head = self.decoder.as_ref().map_or(JsValue::UNDEFINED, |d| d.decode(&self.head));
+                return self.finish(Err(self.http_error("stream ended without a response", &head)));
+            }
+        } else {
+            // A listen iterator: hand a step to the pending `next()`.
+            if self.waiter.is_none() {
+                return;
+            }
+            let item = if let Some(item) = self.items.get(self.pos).cloned() {
+                self.pos += 1;
+                Some(Ok(step(false, item)))
+            } else if self.done {
+                Some(match self.answer.take() {
+                    Some(Err(e)) => Err(e),
+                    _ => Ok(step(true, JsValue::UNDEFINED)),
+                })
+            } else {
+                None
+            };
+            if let Some(item) = item {
+                let Some((resolve, reject)) = self.waiter.take() else { return };
+                let _ = match item {
+                    Ok(v) => resolve.call1(&JsValue::UNDEFINED, &v),
+                    Err(e) => reject.call1(&JsValue::UNDEFINED, &e),
+                };
+                return;
+            }
+        }
+        match &self.reader {
+            Some(r) if !self.reading => {
+                self.reading = true;
+                then(&r.read(), ex, Step::Chunk, Step::Failed);
+            }
+            Some(_) => {}
+            None => {
+                // No body at all: the stream has ended.
+                self.end();
+                self.drive(ex);
+            }
+        }
+    }
+}
+
+/// `next()` of a listen iterator.
+fn next(ex: &Shared) -> Promise {
+    let mut s = ex.borrow_mut();
+    if let (Some(_), Some(tail)) = (&s.waiter, s.tail.clone()) {
+        // A `next()` is pending: this one goes after it.
+        let again = callback(Target::Iter(ex.clone(), false));
+        let p = tail.unchecked_ref::<Any>().then_with(&again, &again);
+        s.tail = Some(p.clone());
+        return p;
+    }
+    let p = Promise::new(&mut |resolve, reject| s.waiter = Some((resolve, reject)));
+    s.tail = Some(p.clone());
+    s.drive(ex);
+    p
+}
+
+fn is_sse(resp: &Response) -> bool {
+    let ct = resp.headers().get("content-type").ok().flatten().unwrap_or_default();
+    ct.as_bytes().get(..17).is_some_and(|p| p.eq_ignore_ascii_case(b"text/event-stream"))
+}
+
+impl Drop for Ex {
+    fn drop(&mut self) {
+        // Dropped before its end (e.g. an iterator dropped without `return()`): release the connection.
+        if let Some(r) = self.reader.take() {
+            forget(&r.cancel());
+        }
+    }
+}
+
+/// The async iterator over a listen stream: `next()`, `return()`, `[Symbol.asyncIterator]()`.
+fn iterator(ex: &Shared) -> JsValue {
+    let it = JsValue::object(vec![
+        ("next", callback(Target::Iter(ex.clone(), false))),
+        ("return", callback(Target::Iter(ex.clone(), true))),
+    ]);
+    // `Object.prototype.valueOf` returns `this`: exactly what `[Symbol.asyncIterator]` must do.
+    if let Ok(value_of) = Reflect::get(&Object::new(), &"valueOf".into()) {
+        let _ = Reflect::set(&it, &Symbol::async_iterator(), &value_of);
+    }
+    it
+}
+
+/// Builds a Streamable HTTP client for the MCP endpoint `url` (a string or `URL`). Options:
+/// `headers` (an object, or a function `(method, params)` returning one or a promise of one),
+/// `fetch`, `requestTimeoutMs`, `clientInfo`, `clientCapabilities`, `inputHandlers`. Throws a
+/// `TypeError` for bad arguments.
+#[wasm_bindgen(js_name = httpClient, unchecked_return_type = "HttpClient")]
+pub fn http_client(
+    #[wasm_bindgen(unchecked_param_type = "string | URL")] url: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "HttpClientOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    const F: &str = "httpClient";
+    let url = match url.as_string() {
+        Some(s) if !s.is_empty() => JsValue::from(s),
+        _ => match url.get("href").filter(|h| h.is_string()) {
+            Some(href) => href,
+            None => return Err(type_error(F, "url must be a non-empty string or a URL")),
+        },
+    };
+    let common = read_common(&options, F, true)?;
+    let fetch = options.get("fetch").map(JsCast::unchecked_into);
+    let headers = options.get("headers").unwrap_or(JsValue::UNDEFINED);
+    let http = Rc::new(Http { url, fetch, headers, common, last_id: Cell::new(0), discovered: RefCell::new(None) });
+    let client = http.common.client_object();
+    for (kind, name) in ["request", "listen", "discover"].into_iter().enumerate() {
+        set(&client, name, &callback(Target::Client(http.clone(), kind as u8)));
+    }
+    Ok(client)
+}

@@ -1,0 +1,114 @@
+/* ---------------------------------------------------------------------------------------------
+ * mcp-tasks-wasm — transport types: httpClient (Streamable HTTP over fetch) and sdkTransportClient.
+ * ------------------------------------------------------------------------------------------- */
+
+/** `clientInfo`: the client's self-description sent in `_meta["io.modelcontextprotocol/clientInfo"]`. */
+export interface ClientInfo {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** Extra request headers: a header map, or a function called for every request (e.g. to add a fresh
+ * `Authorization` token). They never replace the protocol headers (`Content-Type`, `Accept`,
+ * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`). */
+export type HttpHeadersOption =
+  | Record<string, string>
+  | [string, string][]
+  | Headers
+  | ((method: string, params: Record<string, unknown>) =>
+      Record<string, string> | [string, string][] | Headers | undefined
+      | Promise<Record<string, string> | [string, string][] | Headers | undefined>);
+
+/** Options of `httpClient`. */
+export interface HttpClientOptions {
+  /** Headers added to every POST (static, or computed per request). */
+  headers?: HttpHeadersOption;
+  /** A `fetch` to use instead of the global one (called as `fetch(url, init)`). */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** Default per-request timeout in ms (used when a request gives no `timeoutMs`); copied onto the client. */
+  requestTimeoutMs?: number;
+  /** Sent as `_meta["io.modelcontextprotocol/clientInfo"]` (default `{name: "mcp-tasks-wasm", version}`). */
+  clientInfo?: ClientInfo;
+  /** Sent as `_meta["io.modelcontextprotocol/clientCapabilities"]` when the request carries none
+   * (default `{}`); copied onto the client, where the library merges the tasks extension into it. */
+  clientCapabilities?: ClientCapabilities;
+  /** Copied onto the client. */
+  inputHandlers?: InputHandlers;
+}
+
+/** Options of one `request`. */
+export interface HttpRequestOptions {
+  /** Abort the POST after this many ms (default: the client's `requestTimeoutMs`, else none). */
+  timeoutMs?: number;
+  /** Aborting closes the POST (and its response stream). */
+  signal?: AbortSignal;
+}
+
+/** A JSON-RPC notification as it arrived on a listen stream. */
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** The `server/discover` result. */
+export interface DiscoverResult {
+  resultType?: "complete";
+  supportedVersions: string[];
+  capabilities: { extensions?: Record<string, object>; [key: string]: unknown };
+  instructions?: string;
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * The Streamable HTTP client (MCP 2026-07-28). `request` resolves with the JSON-RPC `result`; rejects
+ * with the JSON-RPC error object `{code, message, data?}` when the server answered with one (whatever
+ * the HTTP status), else with an {@link McpHttpError}.
+ */
+export interface HttpClient extends TasksClient {
+  request(method: string, params?: Record<string, unknown>, options?: HttpRequestOptions): Promise<Record<string, unknown>>;
+  /** `subscriptions/listen`: an async iterator of the stream's notifications (the first is
+   * `notifications/subscriptions/acknowledged`). It ends when the server sends the listen result or
+   * closes the stream, on `return()`, or when `signal` aborts. A JSON-RPC error rejects (the promise,
+   * or `next()` when it arrives on the stream). */
+  listen(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<AsyncIterableIterator<JsonRpcNotification>>;
+  /** `server/discover`, sent once per client (a failure is not cached). */
+  discover(): Promise<DiscoverResult>;
+}
+
+/**
+ * How `request`/`listen` reject when no JSON-RPC answer came: a network failure, an abort, a timeout,
+ * a body that is not JSON, not a response to the request, or an event stream that ended without it.
+ * It has no `code`, so it is never mistaken for a JSON-RPC error.
+ */
+export interface McpHttpError extends Error {
+  name: "McpHttpError";
+  /** The HTTP status, or 0 when no response came. */
+  status: number;
+  /** Up to 200 characters of the body that came back, or "". */
+  body: string;
+  /** The underlying failure, when there was one. */
+  cause?: unknown;
+}
+
+/** The part of an SDK transport (`@modelcontextprotocol/client` `Transport`) the adapter uses. */
+export interface SdkTransport {
+  start?(): Promise<void>;
+  send(message: object, options?: { requestSignal?: AbortSignal; onRequestStreamEnd?: () => void }): Promise<void>;
+  onmessage?(message: object, extra?: unknown): void;
+  onerror?(error: Error): void;
+  onclose?(): void;
+}
+
+/** Options of `sdkTransportClient`. */
+export interface SdkTransportClientOptions {
+  clientInfo?: ClientInfo;
+  clientCapabilities?: ClientCapabilities;
+  inputHandlers?: InputHandlers;
+  requestTimeoutMs?: number;
+}
