@@ -21,6 +21,8 @@ const steps = [
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
   ["browser", "node", ["tests/browser/run.mjs", "--http"]],
   ["interop", "node", ["tests/interop/run.mjs"]],
+  ["environments", "node", ["tests/env/run.mjs"]],
+  ["demo", "node", ["tests/demo/run.mjs"]],
 ];
 
 const results = [];

@@ -393,3 +393,22 @@ fn a_seed_that_is_not_a_task_is_refused() {
     assert!(Wait::<Value>::new(Seed::TaskId(String::new()), opts(), 0).is_err());
     assert!(Wait::new(Seed::Status(json!({"taskId": "t", "status": "nope"})), opts(), 0).is_err());
 }
+
+#[test]
+fn a_client_that_enforces_the_handed_timeout_itself_still_yields_the_timeout_outcome() {
+    // The client gives up at exactly the timeout it was handed, before the engine's own timer fires.
+    let mut sim = Sim::new(polls(vec![Resp::Fail(500, json!({"name": "McpHttpError", "message": "request timed out after 500 ms"}))]));
+    let out = run(Seed::TaskId("t1".into()), with_timeout(500), &mut sim);
+    assert_eq!(out["error"]["code"], -32001);
+    assert_eq!(out["error"]["cause"]["type"], "timeout");
+
+    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(300) }, ..opts() };
+    let mut sim = Sim::new(polls(vec![Resp::Fail(300, json!({"message": "request timed out after 300 ms"}))]));
+    let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+    assert_eq!(out["error"]["cause"]["type"], "request_timeout");
+
+    // An earlier transport failure stays a transport failure.
+    let mut sim = Sim::new(polls(vec![Resp::Fail(299, json!({"message": "connection reset"}))]));
+    let out = run(Seed::TaskId("t1".into()), with_timeout(300), &mut sim);
+    assert_eq!(out["error"]["cause"]["type"], "request_failed");
+}

@@ -52,11 +52,14 @@ async function connect() {
   }
 }
 
+/** Test-server knobs every task tool accepts; left out of the prefilled arguments. */
+const KNOBS = new Set(["listen", "staleReads", "pollIntervalMs", "ttlMs"]);
+
 /** Example arguments from a tool's input schema (its defaults). */
 function exampleArgs(schema) {
   const out = {};
   for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
-    if (prop.default !== undefined) out[name] = prop.default;
+    if (prop.default !== undefined && !KNOBS.has(name)) out[name] = prop.default;
   }
   return out;
 }

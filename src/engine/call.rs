@@ -1,6 +1,6 @@
 //! `callTool`: one task-augmented `tools/call`, with MRTR rounds answered on the way.
 
-use super::flights::Flights;
+use super::flights::{Flights, Overdue};
 use super::inputs::{InputDesk, Stop};
 use super::options::{Bounds, InputMode};
 use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome};
@@ -110,13 +110,14 @@ impl<J: Json> CallTool<J> {
         if self.done {
             return;
         }
-        if self.flights.past_deadline(now) {
-            return self.fail(Failure::timeout(("name", &self.name), self.timeout_ms.unwrap_or_default(), None));
+        if let Some(o) = self.flights.overdue(now) {
+            self.time_out(o);
         }
-        if let Some(f) = self.flights.expired(now) {
-            let t = f.timeout_ms.unwrap_or_default();
-            self.fail(Failure::request_timeout(("name", &self.name), f.method, t, None));
-        }
+    }
+
+    fn time_out(&mut self, o: Overdue<()>) {
+        let f = o.failure(("name", &self.name), self.timeout_ms, None);
+        self.fail(f);
     }
 
     fn fail(&mut self, f: Failure<J>) {
@@ -144,11 +145,12 @@ impl<J: Json> Machine<J> for CallTool<J> {
         match event {
             Event::Tick | Event::Stream(_) => {}
             Event::Reply { req, reply } => {
-                if self.flights.land(req).is_some() {
-                    match reply {
-                        Reply::Result(v) => self.on_result(v, now),
-                        Reply::RpcError(e) => self.fail(Failure::rpc("tools/call", e)),
-                        Reply::Transport(e) => self.fail(Failure::transport("tools/call", e)),
+                if let Some(f) = self.flights.land(req) {
+                    match (reply, self.flights.overdue_after(f, now)) {
+                        (Reply::Transport(_), Some(o)) => self.time_out(o),
+                        (Reply::Result(v), _) => self.on_result(v, now),
+                        (Reply::RpcError(e), _) => self.fail(Failure::rpc("tools/call", e)),
+                        (Reply::Transport(e), None) => self.fail(Failure::transport("tools/call", e)),
                     }
                 }
             }

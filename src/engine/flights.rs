@@ -1,6 +1,7 @@
 //! Requests in flight: their ids, what they were for, and when each must be given up.
 
-use super::{later, Action, Millis, ReqId};
+use super::{later, Action, Failure, Millis, ReqId};
+use crate::json::Json;
 use crate::proto::request::Call;
 use std::collections::VecDeque;
 
@@ -17,6 +18,26 @@ pub struct Flight<T> {
     pub expires: Option<Millis>,
     /// Its timeout, as handed to the client.
     pub timeout_ms: Option<u64>,
+}
+
+/// Why a machine ran out of time.
+#[derive(Clone, Copy, Debug)]
+pub enum Overdue<T> {
+    /// The whole call's deadline passed.
+    Deadline,
+    /// This request outlived its own timeout.
+    Request(Flight<T>),
+}
+
+impl<T> Overdue<T> {
+    /// The timeout outcome: `subject` names what was waited for, `timeout_ms` is the call's bound,
+    /// `status` the last status read.
+    pub fn failure<J: Json>(&self, subject: (&str, &str), timeout_ms: Option<u64>, status: Option<J>) -> Failure<J> {
+        match self {
+            Self::Deadline => Failure::timeout(subject, timeout_ms.unwrap_or_default(), status),
+            Self::Request(f) => Failure::request_timeout(subject, f.method, f.timeout_ms.unwrap_or_default(), status),
+        }
+    }
 }
 
 /// The requests in flight of one machine, with the bounds every request obeys.
@@ -82,5 +103,26 @@ impl<T: Copy + PartialEq> Flights<T> {
     /// `true` when `now` is at or past the deadline.
     pub fn past_deadline(&self, now: Millis) -> bool {
         self.deadline.is_some_and(|d| now >= d)
+    }
+
+    /// What ran out of time at `now`, if anything: the deadline first, then any request.
+    pub fn overdue(&self, now: Millis) -> Option<Overdue<T>> {
+        if self.past_deadline(now) {
+            return Some(Overdue::Deadline);
+        }
+        self.expired(now).map(Overdue::Request)
+    }
+
+    /// For a request that failed at the transport level at `now` (already landed): whether it had run
+    /// out of time. A client that enforces the timeout it was handed may notice before the machine's
+    /// own timer does; the outcome is the same timeout either way.
+    pub fn overdue_after(&self, f: Flight<T>, now: Millis) -> Option<Overdue<T>> {
+        if self.past_deadline(now) {
+            Some(Overdue::Deadline)
+        } else if f.expires.is_some_and(|e| now >= e) {
+            Some(Overdue::Request(f))
+        } else {
+            None
+        }
     }
 }

@@ -72,7 +72,10 @@ impl<J: Json> Machine<J> for Step<J> {
         match event {
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
-                    let outcome = self.outcome(f.method, reply);
+                    let outcome = match (&reply, self.flights.overdue_after(f, now)) {
+                        (Reply::Transport(_), Some(o)) => Outcome::Error(o.failure(("taskId", &self.task_id), self.timeout_ms, None)),
+                        _ => self.outcome(f.method, reply),
+                    };
                     self.finish(Finish::Resolve(outcome));
                 }
             }
@@ -83,15 +86,8 @@ impl<J: Json> Machine<J> for Step<J> {
         if self.done {
             return;
         }
-        let subject = ("taskId", self.task_id.as_str());
-        let failure = if self.flights.past_deadline(now) {
-            Some(Failure::timeout(subject, self.timeout_ms.unwrap_or_default(), None))
-        } else {
-            self.flights
-                .expired(now)
-                .map(|f| Failure::request_timeout(subject, f.method, f.timeout_ms.unwrap_or_default(), None))
-        };
-        if let Some(f) = failure {
+        if let Some(o) = self.flights.overdue(now) {
+            let f = o.failure(("taskId", &self.task_id), self.timeout_ms, None);
             self.finish(Finish::Resolve(Outcome::Error(f)));
         }
     }

@@ -1,7 +1,7 @@
 //! `awaitTask`: waits for one task to finish, by polling `tasks/get` or by listening on
 //! `subscriptions/listen`, answering input requests on the way, bounded by a deadline.
 
-use super::flights::Flights;
+use super::flights::{Flights, Overdue};
 use super::inputs::{InputDesk, Stop};
 use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS};
 use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome, StreamEvent};
@@ -192,19 +192,17 @@ impl<J: Json> Wait<J> {
         if self.done {
             return;
         }
-        if self.flights.past_deadline(now) {
-            let status = self.last_status();
-            let timeout = self.opts.bounds.timeout_ms.unwrap_or_default();
-            return self.fail(Failure::timeout(("taskId", &self.task_id), timeout, status));
-        }
-        if let Some(f) = self.flights.expired(now) {
-            let status = self.last_status();
-            let t = f.timeout_ms.unwrap_or_default();
-            return self.fail(Failure::request_timeout(("taskId", &self.task_id), f.method, t, status));
+        if let Some(o) = self.flights.overdue(now) {
+            return self.time_out(o);
         }
         if self.next_poll.is_some_and(|t| now >= t) {
             self.poll_now(now);
         }
+    }
+
+    fn time_out(&mut self, o: Overdue<Purpose>) {
+        let f = o.failure(("taskId", &self.task_id), self.opts.bounds.timeout_ms, self.last_status());
+        self.fail(f);
     }
 
     fn last_status(&self) -> Option<J> {
@@ -355,7 +353,10 @@ impl<J: Json> Machine<J> for Wait<J> {
             Event::Tick => {}
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
-                    self.on_reply(f.purpose, reply, now);
+                    match (&reply, self.flights.overdue_after(f, now)) {
+                        (Reply::Transport(_), Some(o)) => self.time_out(o),
+                        _ => self.on_reply(f.purpose, reply, now),
+                    }
                 }
             }
             Event::Answer { ask, value } => {

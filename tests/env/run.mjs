@@ -2,7 +2,8 @@
 // installs it into a scratch app the way a user gets it, then proves it in Node (ESM, no init), with
 // `tsc --strict` against the installed declarations, in a Vite app, a plain module page, a dedicated
 // worker and a Manifest V3 extension service worker (all in headless Chromium).
-import { execFileSync } from "node:child_process";
+import { execFileSync, execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,7 +53,9 @@ const server = await startHttpServer({ staticDir: app, pollIntervalMs: 20 });
 let browser;
 try {
   // 3. Node >= 20: ESM import, no init call.
-  const nodeOut = JSON.parse(run("node", ["node-check.mjs", server.url], app));
+  // Async: the test server answers from this process while the child runs.
+  const { stdout } = await promisify(execFile)("node", ["node-check.mjs", server.url], { cwd: app });
+  const nodeOut = JSON.parse(stdout);
   report("Node ESM import, no init", matches(nodeOut), JSON.stringify(nodeOut));
 
   // 4. Types of the installed package, strict.
@@ -70,7 +73,7 @@ try {
   }
 
   // 5. Vite app: build, then load the built page.
-  run(bin("vite"), ["build", "--logLevel", "warn", "--outDir", "dist", "--emptyOutDir"], join(app, "vite"));
+  run(bin("vite"), ["build", "--logLevel", "warn", "--base", "./", "--outDir", "dist", "--emptyOutDir"], join(app, "vite"));
   const built = readdirSync(join(app, "vite/dist/assets"));
   report("vite build emits the wasm as an asset", built.some((f) => f.endsWith(".wasm")), built.join(", "));
 
