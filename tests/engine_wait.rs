@@ -397,7 +397,10 @@ fn a_seed_that_is_not_a_task_is_refused() {
 #[test]
 fn a_client_that_enforces_the_handed_timeout_itself_still_yields_the_timeout_outcome() {
     // The client gives up at exactly the timeout it was handed, before the engine's own timer fires.
-    let mut sim = Sim::new(polls(vec![Resp::Fail(500, json!({"name": "McpHttpError", "message": "request timed out after 500 ms"}))]));
+    let mut sim = Sim::new(polls(vec![Resp::Fail(
+        500,
+        json!({"name": "McpHttpError", "message": "request timed out after 500 ms"}),
+    )]));
     let out = run(Seed::TaskId("t1".into()), with_timeout(500), &mut sim);
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(out["error"]["cause"]["type"], "timeout");

@@ -73,7 +73,9 @@ impl<J: Json> Machine<J> for Step<J> {
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
                     let outcome = match (&reply, self.flights.overdue_after(f, now)) {
-                        (Reply::Transport(_), Some(o)) => Outcome::Error(o.failure(("taskId", &self.task_id), self.timeout_ms, None)),
+                        (Reply::Transport(_), Some(o)) => {
+                            Outcome::Error(o.failure(("taskId", &self.task_id), self.timeout_ms, None))
+                        }
                         _ => self.outcome(f.method, reply),
                     };
                     self.finish(Finish::Resolve(outcome));

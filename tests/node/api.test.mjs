@@ -179,3 +179,11 @@ test("capabilities, serverSupports, TASKS_EXTENSION", withCore(async (core, clie
   assert.equal(serverSupports(discovered.capabilities), true);
   assert.equal(serverSupports({ capabilities: { tools: {} } }), false);
 }));
+
+test("the declarations name exactly the runtime exports", async () => {
+  const { readFileSync } = await import("node:fs");
+  const dts = readFileSync(new URL(`../../${process.env.PKG_DIR ?? "pkg"}/node.d.ts`, import.meta.url), "utf8");
+  const declared = new Set([...dts.slice(0, dts.indexOf("} from")).matchAll(/^\s+(\w+),$/gm)].map((m) => m[1]));
+  for (const extra of ["default", "init", "initSync", "TASKS_EXTENSION"]) declared.add(extra);
+  assert.deepEqual([...declared].sort(), Object.keys(lib).sort());
+});
