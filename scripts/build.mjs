@@ -56,6 +56,8 @@ if (!fresh || process.argv.includes("--force")) {
     "-Oz", "--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
     "--enable-nontrapping-float-to-int", "--enable-mutable-globals", wasmOut, "-o", wasmOut,
   ]);
+  // The glue is shipped minified (names of the wasm imports are object keys and survive).
+  run(join(root, "node_modules/.bin/esbuild"), [glue, "--minify", "--format=esm", "--log-level=warning", `--outfile=${glue}`, "--allow-overwrite"]);
   for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
   writeEntryDeclarations();
 } else {
