@@ -82,3 +82,15 @@ fn a_rejection_is_a_json_rpc_error_only_with_an_integer_code_and_a_message() {
         assert!(matches!(read_rejection(transport.clone()), Reply::Transport(_)), "{transport}");
     }
 }
+
+#[test]
+fn wire_enums_serialize_as_their_wire_strings() {
+    use mcp_tasks_wasm::engine::ErrorKind;
+    use mcp_tasks_wasm::proto::task::TaskState;
+    assert_eq!(serde_json::to_value(TaskState::InputRequired).unwrap(), json!("input_required"));
+    assert_eq!(serde_json::from_value::<TaskState>(json!("cancelled")).unwrap(), TaskState::Cancelled);
+    assert!(serde_json::from_value::<TaskState>(json!("paused")).is_err());
+    for k in [ErrorKind::Server, ErrorKind::Transport, ErrorKind::Protocol, ErrorKind::Execution] {
+        assert_eq!(serde_json::to_value(k).unwrap(), json!(k.as_str()));
+    }
+}

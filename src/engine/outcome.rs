@@ -29,8 +29,9 @@ pub enum Outcome<V> {
     Error(Failure<V>),
 }
 
-/// Who is to blame for an error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who is to blame for an error. Serializes as the `kind` string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ErrorKind {
     /// The server answered with a JSON-RPC error, or the task failed.
     Server,

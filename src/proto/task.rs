@@ -3,8 +3,9 @@
 
 use crate::json::{Json, Kind};
 
-/// The five task states (a closed set).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The five task states (a closed set). Serializes as the wire string (for native users of the crate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TaskState {
     /// The server is working on it.
     Working,

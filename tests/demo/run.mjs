@@ -118,6 +118,14 @@ try {
   const remote = await outcome("slow");
   check("pointed at another server URL", remote.tag === "ok" && remote.text.includes("slept 200 ms"), remote.text);
 
+  // The in-page server: a task against a directClient, with its status changes shown.
+  await page.goto(`${site.origin}/www/?kind=direct`);
+  await page.waitForSelector('[data-start="slow"]', { timeout: 15_000 });
+  await start("slow", { ms: 600, steps: 3 });
+  await page.waitForFunction(() => /step \d\/3/.test(document.querySelector('article.task[data-tool="slow"]')?.textContent ?? ""));
+  const direct = await outcome("slow");
+  check("in-page directClient server: status changes, then ok", direct.tag === "ok" && direct.text.includes("slept 600 ms"), direct.text);
+
   check("no page errors", errors.length === 0, errors.join("; "));
 } catch (e) {
   check("demo run", false, e?.stack ?? String(e));

@@ -7,7 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { lib } from "./pkg.mjs";
+import { lib, rejection } from "./pkg.mjs";
 import { startHttpServer } from "../server/http.mjs";
 
 const { httpClient, callTool, callAndAwait, serverSupports, TASKS_EXTENSION } = lib;
@@ -17,16 +17,6 @@ const I = "io.modelcontextprotocol/clientInfo";
 const withExt = { extensions: { [TASKS_EXTENSION]: {} } };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Rejects with whatever `p` rejects with (fails when it resolves). */
-async function rejection(p) {
-  try {
-    const v = await p;
-    assert.fail(`expected a rejection, got ${JSON.stringify(v)}`);
-  } catch (e) {
-    if (e?.code === "ERR_ASSERTION") throw e;
-    return e;
-  }
-}
 
 function isMcpHttpError(e, status) {
   assert.ok(e instanceof Error, `an Error: ${e}`);

@@ -5,21 +5,12 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { lib } from "./pkg.mjs";
+import { lib, rejection } from "./pkg.mjs";
 import { startHttpServer } from "../server/http.mjs";
 
 const { sdkTransportClient, callTool, awaitTask, callAndAwait, TASKS_EXTENSION } = lib;
 const withExt = { extensions: { [TASKS_EXTENSION]: {} } };
 
-async function rejection(p) {
-  try {
-    const v = await p;
-    assert.fail(`expected a rejection, got ${JSON.stringify(v)}`);
-  } catch (e) {
-    if (e?.code === "ERR_ASSERTION") throw e;
-    return e;
-  }
-}
 
 for (const framing of ["json", "sse", "mixed"]) {
   describe(`sdkTransportClient over StreamableHTTPClientTransport (${framing})`, () => {
