@@ -193,9 +193,10 @@ fn perform(this: &Shared, action: Action<JsValue>) {
             });
         }
         Action::Abort { req } => {
-            let mut d = this.borrow_mut();
-            if let Some(at) = d.requests.iter().position(|(id, _)| *id == req) {
-                d.requests.remove(at).1.abort();
+            // Taken out first: abort() runs the signal's listeners synchronously, outside any borrow.
+            let taken = take_controller(&mut this.borrow_mut().requests, req);
+            if let Some(c) = taken {
+                c.abort();
             }
         }
         Action::Status(status) => {
@@ -216,9 +217,9 @@ fn perform(this: &Shared, action: Action<JsValue>) {
             start_ask(this, ask, function, JsValue::UNDEFINED, status, None, JsValue::UNDEFINED);
         }
         Action::StopAsk { ask } => {
-            let mut d = this.borrow_mut();
-            if let Some(at) = d.asks.iter().position(|(id, _)| *id == ask) {
-                d.asks.remove(at).1.abort();
+            let taken = take_controller(&mut this.borrow_mut().asks, ask);
+            if let Some(c) = taken {
+                c.abort();
             }
         }
         Action::OpenStream { call } => open_stream(this, &call),
@@ -231,9 +232,8 @@ fn perform(this: &Shared, action: Action<JsValue>) {
                 Finish::Resolve(o) => (resolve, o.to_json()),
                 Finish::Reject(v) => (reject, v),
             };
-            for c in d.requests.drain(..).map(|(_, c)| c).chain(d.asks.drain(..).map(|(_, c)| c)) {
-                c.abort();
-            }
+            let controllers: Vec<AbortController> =
+                d.requests.drain(..).map(|(_, c)| c).chain(d.asks.drain(..).map(|(_, c)| c)).collect();
             if let Some((signal, on_abort)) = d.signal.take() {
                 if let Some(remove) = signal.get("removeEventListener").and_then(|f| f.dyn_into::<Function>().ok()) {
                     let _ = remove.call2(&signal, &"abort".into(), &on_abort);
@@ -243,6 +243,9 @@ fn perform(this: &Shared, action: Action<JsValue>) {
             let closing = d.closing.take();
             d.keep_alive = None;
             drop(guard);
+            for c in controllers {
+                c.abort();
+            }
             match closing {
                 None => {
                     let _ = f.call1(&JsValue::UNDEFINED, &value);
@@ -254,6 +257,12 @@ fn perform(this: &Shared, action: Action<JsValue>) {
             }
         }
     }
+}
+
+/// Removes the controller registered under `id`, if any.
+fn take_controller<I: PartialEq>(list: &mut Vec<(I, AbortController)>, id: I) -> Option<AbortController> {
+    let at = list.iter().position(|(i, _)| *i == id)?;
+    Some(list.remove(at).1)
 }
 
 /// Calls `client.request(method, params, {signal, timeoutMs?})`; a synchronous throw becomes a rejection.

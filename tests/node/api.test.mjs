@@ -187,3 +187,18 @@ test("the declarations name exactly the runtime exports", async () => {
   for (const extra of ["default", "init", "initSync", "TASKS_EXTENSION"]) declared.add(extra);
   assert.deepEqual([...declared].sort(), Object.keys(lib).sort());
 });
+
+test("a client that aborts the caller's signal from inside its own abort listener cannot break the wait", async () => {
+  const user = new AbortController();
+  const client = {
+    request(method, params, { signal }) {
+      signal.addEventListener("abort", () => user.abort("chained"));
+      return new Promise(() => {});
+    },
+  };
+  const out = await awaitTask(client, "t", { requestTimeoutMs: 40, timeoutMs: 1000, signal: user.signal });
+  assert.equal(out.error.cause.type, "request_timeout");
+  assert.ok(user.signal.aborted);
+  // The module is still healthy.
+  assert.equal((await awaitTask({ request: async () => ({ taskId: "u", status: "cancelled" }) }, "u")).tag, "cancelled");
+});
