@@ -251,3 +251,14 @@ fn a_terminal_seed_does_not_open_a_stream() {
     assert_eq!(out["tag"], "ok");
     assert_eq!(sim.trace, ["0 status completed", "0 resolve ok"]);
 }
+
+#[test]
+fn a_broken_status_names_where_it_came_from() {
+    let completed_without_result = at("completed", "02", json!({}));
+    let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({}))))]))
+        .stream(vec![(10, ack(json!(["t1"]))), (20, event(completed_without_result))]);
+    let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+    assert_eq!(out["error"]["kind"], "protocol");
+    assert_eq!(out["error"]["cause"]["method"], "notifications/tasks");
+    assert_eq!(out["error"]["message"], "task t1 completed without a result");
+}

@@ -82,7 +82,7 @@ impl<J: Json> Wait<J> {
             None => w.begin(now, true),
             Some(view) => {
                 let fetch_now = lacks_payload(&view);
-                w.observe(view, now, true);
+                w.observe(view, now, SEED);
                 if !w.done {
                     w.begin(now, fetch_now);
                 }
@@ -117,8 +117,11 @@ impl<J: Json> Wait<J> {
         asked.max(self.opts.min_poll_interval_ms)
     }
 
-    /// Takes in a status (seed, poll reply or notification).
-    fn observe(&mut self, view: TaskView<J>, now: Millis, from_seed: bool) {
+    /// Takes in a status from `origin`: the seed, a poll reply (`"tasks/get"`) or a notification
+    /// (`"notifications/tasks"`).
+    fn observe(&mut self, view: TaskView<J>, now: Millis, origin: &'static str) {
+        let from_seed = origin == SEED;
+        let protocol = |message: String, status: J| Failure::protocol(origin, message, status);
         // Only a notification and a poll reply can overtake each other; polls alone are sequential.
         if let Some((last, _)) = &self.last {
             if self.stream == Stream::Open && is_stale(&view, last) {
@@ -217,7 +220,7 @@ impl<J: Json> Wait<J> {
                     let m = format!("tasks/get for task {} answered with task {}", self.task_id, view.task_id);
                     self.fail(Failure::protocol("tasks/get", m, v));
                 }
-                Ok(view) => self.observe(view, now, false),
+                Ok(view) => self.observe(view, now, "tasks/get"),
             },
             (Purpose::Poll, Reply::RpcError(e)) => self.fail(Failure::rpc("tasks/get", e)),
             (Purpose::Update, Reply::Result(_)) => {}
@@ -277,7 +280,7 @@ impl<J: Json> Wait<J> {
                     return; // another task's event
                 }
                 match read_task(&params, Source::Pushed) {
-                    Ok(view) => self.observe(view, now, false),
+                    Ok(view) => self.observe(view, now, "notifications/tasks"),
                     Err(e) => self.fail(Failure::protocol("notifications/tasks", e, m)),
                 }
             }
@@ -340,9 +343,8 @@ fn lacks_payload<V>(view: &TaskView<V>) -> bool {
     }
 }
 
-fn protocol<J: Json>(message: String, status: J) -> Failure<J> {
-    Failure::protocol("tasks/get", message, status)
-}
+/// The origin of a status handed in by the caller (for `cause.method` of a protocol error).
+const SEED: &str = "awaitTask";
 
 impl<J: Json> Machine<J> for Wait<J> {
     fn handle(&mut self, now: Millis, event: Event<J>) {
