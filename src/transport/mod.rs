@@ -7,6 +7,6 @@ pub mod sse;
 #[cfg(target_arch = "wasm32")]
 mod direct;
 #[cfg(target_arch = "wasm32")]
-mod http;
+pub(crate) mod http;
 #[cfg(target_arch = "wasm32")]
 mod sdk;

@@ -10,13 +10,14 @@ use crate::engine::wait::{read_seed, Wait};
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports, with_tasks_extension, Call};
-use js_sys::{Promise, TypeError};
+use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
+/// A promise rejected with the same `TypeError` ("function: message") the transports throw.
 fn type_error(function: &str, message: String) -> Promise {
-    Promise::reject(&TypeError::new(&format!("{function}: {message}")).into())
+    Promise::reject(&crate::transport::http::type_error(function, &message))
 }
 
 fn no_hooks() -> Hooks {
