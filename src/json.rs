@@ -36,10 +36,16 @@ pub trait Json: Clone {
     fn as_f64(&self) -> Option<f64>;
     /// The boolean, when this is one.
     fn as_bool(&self) -> Option<bool>;
-    /// The own keys of an object, in order; empty for anything else.
-    fn keys(&self) -> Vec<String>;
-    /// The items of an array; empty for anything else.
-    fn items(&self) -> Vec<Self>;
+    /// The own keys of an object, in order; `None` for anything else, and for an object whose keys
+    /// cannot be read (a JS Proxy whose `ownKeys` trap throws, a revoked Proxy).
+    fn keys(&self) -> Option<Vec<String>>;
+    /// The items of an array; `None` for anything else, and for an array that cannot be read.
+    fn items(&self) -> Option<Vec<Self>>;
+    /// `true` for an absolute `http:`/`https:` URL with a host and without credentials, as the host's
+    /// URL parser reads it (the WHATWG parser in JS; a strict reading of RFC 3986 natively).
+    fn is_safe_web_url(url: &str) -> bool {
+        crate::proto::input::is_web_url(url)
+    }
     /// `true` for host exception objects that must never be read as a JSON-RPC error even when they
     /// carry a numeric `code` (a `DOMException` in JS). Plain JSON has none.
     fn is_exception(&self) -> bool {
@@ -70,13 +76,14 @@ pub trait Json: Clone {
     fn get_f64(&self, key: &str) -> Option<f64> {
         self.get(key).and_then(|v| v.as_f64())
     }
-    /// The own `(key, value)` pairs of an object.
-    fn entries(&self) -> Vec<(String, Self)> {
-        self.keys().into_iter().filter_map(|k| self.get(&k).map(|v| (k, v))).collect()
+    /// The own `(key, value)` pairs of an object; `None` as for [`Json::keys`].
+    fn entries(&self) -> Option<Vec<(String, Self)>> {
+        Some(self.keys()?.into_iter().filter_map(|k| self.get(&k).map(|v| (k, v))).collect())
     }
     /// A copy of an object (one level deep) with `key` set to `value` (or removed when `None`).
     fn with_field(&self, key: &str, value: Option<Self>) -> Self {
-        let mut fields: Vec<(String, Self)> = self.entries().into_iter().filter(|(k, _)| k != key).collect();
+        let mut fields: Vec<(String, Self)> =
+            self.entries().unwrap_or_default().into_iter().filter(|(k, _)| k != key).collect();
         if let Some(v) = value {
             fields.push((key.to_owned(), v));
         }
@@ -117,11 +124,11 @@ impl Json for serde_json::Value {
     fn as_bool(&self) -> Option<bool> {
         serde_json::Value::as_bool(self)
     }
-    fn keys(&self) -> Vec<String> {
-        self.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default()
+    fn keys(&self) -> Option<Vec<String>> {
+        self.as_object().map(|o| o.keys().cloned().collect())
     }
-    fn items(&self) -> Vec<Self> {
-        self.as_array().cloned().unwrap_or_default()
+    fn items(&self) -> Option<Vec<Self>> {
+        self.as_array().cloned()
     }
     fn null() -> Self {
         serde_json::Value::Null

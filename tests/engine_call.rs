@@ -270,7 +270,7 @@ fn abort_rejects_a_call() {
 fn step(call: Call<Value>, answer: Resp) -> (Sim, Value) {
     let mut answer = Some(answer);
     let mut sim = Sim::new(move |_: &str, _: &Value, _: u64| answer.take().unwrap_or(Resp::Never));
-    let mut s = Step::new(call, "t1".into(), Bounds::default(), 0);
+    let mut s = Step::new(call, "t1".into(), Bounds::default(), mcp_tasks_wasm::engine::options::Retry::default(), 0);
     let out = sim.run(&mut s);
     (sim, out)
 }

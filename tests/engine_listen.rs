@@ -4,7 +4,7 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::options::{Bounds, HandlerSet, InputMode, WaitOptions};
+use mcp_tasks_wasm::engine::options::{Bounds, HandlerSet, InputMode, Retry, WaitOptions};
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
 use mcp_tasks_wasm::engine::StreamEvent;
 use serde_json::{json, Value};
@@ -103,14 +103,51 @@ fn a_source_that_sends_only_the_current_status_then_ends() {
 }
 
 #[test]
-fn a_stream_failure_after_the_ack_falls_back_to_polling() {
+fn a_stream_failure_after_the_ack_falls_back_to_polling_without_retries() {
     let mut sim = Sim::new(polls(vec![
         Resp::Ok(0, get_result(at("working", "01", json!({})))),
         Resp::Ok(0, get_result(completed("02"))),
     ]))
     .stream(vec![(10, ack(json!(["t1"]))), (20, StreamEvent::Failed(json!({"message": "network reset"})))]);
-    assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), listen())["tag"], "ok");
+    let no_retries = WaitOptions { retry: Retry { retries: 0, ..Retry::default() }, ..listen() };
+    assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), no_retries)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [10, 110]);
+}
+
+#[test]
+fn a_broken_stream_is_reopened_after_a_backoff_and_resynced() {
+    let mut sim = Sim::new(polls(vec![
+        Resp::Ok(0, get_result(at("working", "01", json!({})))),
+        Resp::Ok(0, get_result(at("working", "02", json!({})))),
+    ]))
+    .stream(vec![(10, ack(json!(["t1"]))), (20, StreamEvent::Failed(json!({"message": "network reset"})))])
+    .stream(vec![(5, ack(json!(["t1"]))), (50, event(completed("03")))]);
+    let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+    assert_eq!(out["tag"], "ok");
+    let opens: Vec<u64> = sim
+        .trace
+        .iter()
+        .filter(|t| t.ends_with(" listen"))
+        .map(|t| t.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(opens.len(), 2, "{:?}", sim.trace);
+    // Re-opened 250..375 ms after the failure at 20; one resync read after each acknowledgement.
+    assert!((270..=395).contains(&opens[1]), "{:?}", sim.trace);
+    assert_eq!(sim.times("tasks/get"), [10, opens[1] + 5]);
+}
+
+#[test]
+fn a_stream_that_keeps_failing_falls_back_to_polling_after_its_retries() {
+    let fail = || vec![(1, StreamEvent::Failed(json!({"message": "refused"})))];
+    let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(completed("02")))]))
+        .stream(fail())
+        .stream(fail())
+        .stream(fail())
+        .stream(fail());
+    assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), listen())["tag"], "ok");
+    let opens = sim.trace.iter().filter(|t| t.ends_with(" listen")).count();
+    assert_eq!(opens, 4, "the first open and 3 retries: {:?}", sim.trace);
+    assert_eq!(sim.times("tasks/get").len(), 1);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::options::{Bounds, WaitOptions};
+use mcp_tasks_wasm::engine::options::{Bounds, Retry, WaitOptions};
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
 use serde_json::{json, Value};
 use sim::{get_result, polls, task, task_with, Resp, Sim};
@@ -163,7 +163,11 @@ fn the_deadline_ends_a_request_that_never_settles() {
 
 #[test]
 fn a_request_timeout_shorter_than_the_time_left_bounds_each_request() {
-    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) }, ..opts() };
+    let o = WaitOptions {
+        bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) },
+        retry: Retry { retries: 0, ..Retry::default() },
+        ..opts()
+    };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), Resp::Never]));
     let out = run(Seed::TaskId("t1".into()), o, &mut sim);
     assert_eq!(
@@ -378,13 +382,120 @@ fn every_request_declares_the_tasks_extension() {
 }
 
 #[test]
-fn an_unbounded_wait_has_no_deadline() {
+fn a_timed_out_read_is_reissued_with_backoff_then_ends_with_the_last_timeout() {
+    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) }, ..opts() };
+    let mut sim = Sim::new(polls(vec![ok(working(Some(100))), Resp::Never]));
+    let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+    let gets = sim.times("tasks/get");
+    assert_eq!(gets.len(), 5, "the read and 3 re-issues after the first timeout: {:?}", sim.trace);
+    // Each re-issue waits 250·2^(n−1) ms plus up to half of that after the previous timeout.
+    for (n, pair) in gets[1..].windows(2).enumerate() {
+        let base = 250u64 << n;
+        let gap = pair[1] - (pair[0] + 200);
+        assert!((base..=base + base / 2).contains(&gap), "re-issue {}: {gap} ms ({:?})", n + 1, sim.trace);
+    }
+    assert_eq!(out["error"]["cause"]["type"], "request_timeout");
+    assert_eq!(sim.finished_at, Some(gets[4] + 200));
+}
+
+#[test]
+fn network_failures_of_reads_are_reissued_and_a_success_resets_the_count() {
+    let net = || Resp::Fail(0, json!({"message": "fetch failed"}));
+    let answers = vec![net(), net(), ok(working(Some(100))), net(), net(), net(), ok(completed("x"))];
+    let mut sim = Sim::new(polls(answers));
+    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    assert_eq!(out["tag"], "ok", "{:?}", sim.trace);
+    assert_eq!(sim.times("tasks/get").len(), 7);
+}
+
+#[test]
+fn a_read_out_of_retries_ends_with_the_last_transport_error() {
+    let answers = (0..5).map(|i| Resp::Fail(0, json!({"message": format!("down {i}"), "status": 503}))).collect();
+    let mut sim = Sim::new(polls(answers));
+    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    assert_eq!(sim.times("tasks/get").len(), 4);
+    assert_eq!(out["error"]["code"], -32000);
+    assert_eq!(out["error"]["message"], "tasks/get failed: down 3");
+    assert_eq!(out["error"]["data"], json!({"method": "tasks/get", "status": 503}));
+}
+
+#[test]
+fn a_4xx_without_a_json_rpc_answer_is_not_reissued_and_retry_after_is_honoured() {
+    let mut sim = Sim::new(polls(vec![Resp::Fail(0, json!({"message": "bad", "status": 400}))]));
+    assert_eq!(run(Seed::TaskId("t1".into()), opts(), &mut sim)["error"]["code"], -32000);
+    assert_eq!(sim.times("tasks/get"), [0]);
+
+    let busy = Resp::Fail(0, json!({"message": "slow down", "status": 429, "retryAfterMs": 2000}));
+    let mut sim = Sim::new(polls(vec![busy, ok(completed("x"))]));
+    assert_eq!(run(Seed::TaskId("t1".into()), opts(), &mut sim)["tag"], "ok");
+    assert_eq!(sim.times("tasks/get"), [0, 2000]);
+}
+
+#[test]
+fn no_retry_is_sent_when_its_backoff_would_end_past_the_deadline() {
+    let mut sim = Sim::new(polls(vec![Resp::Fail(100, json!({"message": "reset"}))]));
+    let out = run(Seed::TaskId("t1".into()), with_timeout(300), &mut sim);
+    assert_eq!(sim.times("tasks/get"), [0]);
+    assert_eq!(sim.finished_at, Some(100), "ends with the transport error at once, not at the deadline");
+    assert_eq!(out["error"]["cause"]["type"], "request_failed");
+}
+
+#[test]
+fn an_unbounded_wait_has_no_deadline_and_a_huge_interval_is_clamped() {
     let o = WaitOptions { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..opts() };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100_000_000))), ok(completed("x"))]));
     let out = run(Seed::TaskId("t1".into()), o, &mut sim);
     assert_eq!(sim.trace[0], "0 tasks/get");
-    assert_eq!(sim.times("tasks/get"), [0, 100_000_000]);
+    assert_eq!(sim.times("tasks/get"), [0, 60_000], "maxPollIntervalMs defaults to 60000");
     assert_eq!(out["tag"], "ok");
+
+    let o = WaitOptions { max_poll_interval_ms: 500, ..o };
+    let mut sim = Sim::new(polls(vec![ok(working(Some(100_000_000))), ok(completed("x"))]));
+    run(Seed::TaskId("t1".into()), o, &mut sim);
+    assert_eq!(sim.times("tasks/get"), [0, 500]);
+}
+
+#[test]
+fn past_the_ttl_one_more_read_decides_and_minus_32602_means_expired() {
+    // Created 1 s before it was last updated (server clocks), ttl 3 s: 2 s left on the local clock.
+    let seed = task_with(
+        "t1",
+        "working",
+        json!({"pollIntervalMs": 60_000, "createdAt": "2026-09-01T08:00:00Z", "lastUpdatedAt": "2026-09-01T08:00:01Z", "ttlMs": 3000}),
+    );
+    let mut sim = Sim::new(|method: &str, _: &Value, _| match method {
+        "tasks/get" => Resp::Err(0, -32602, "unknown task"),
+        _ => Resp::Never,
+    });
+    let out = run(
+        status_seed(seed.clone()),
+        WaitOptions { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..opts() },
+        &mut sim,
+    );
+    assert_eq!(sim.times("tasks/get"), [2000]);
+    assert_eq!(out["error"]["code"], -32602);
+    assert_eq!(out["error"]["kind"], "server");
+    assert_eq!(out["error"]["cause"]["type"], "expired");
+    assert_eq!(out["error"]["cause"]["status"]["taskId"], "t1");
+
+    // Still there past its TTL: the wait goes on at the normal interval, without another backstop read.
+    let still = get_result(task_with(
+        "t1",
+        "working",
+        json!({"pollIntervalMs": 1000, "createdAt": "2026-09-01T08:00:00Z", "lastUpdatedAt": "2026-09-01T08:00:01Z", "ttlMs": 3000}),
+    ));
+    let mut sim = Sim::new(polls(vec![ok(still.clone()), ok(still), ok(completed("x"))]));
+    assert_eq!(run(status_seed(seed), opts(), &mut sim)["tag"], "ok");
+    assert_eq!(sim.times("tasks/get"), [2000, 3000, 4000]);
+
+    // A -32602 before the TTL passed is an ordinary rpc_error; ttlMs null sets no backstop.
+    let mut sim = Sim::new(|_: &str, _: &Value, _| Resp::Err(0, -32602, "unknown task"));
+    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    assert_eq!(out["error"]["cause"]["type"], "rpc_error");
+    let unlimited = task_with("t1", "working", json!({"pollIntervalMs": 5000, "ttlMs": null}));
+    let mut sim = Sim::new(polls(vec![ok(completed("x"))]));
+    run(status_seed(unlimited), opts(), &mut sim);
+    assert_eq!(sim.times("tasks/get"), [5000]);
 }
 
 #[test]

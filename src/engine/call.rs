@@ -1,6 +1,6 @@
 //! `callTool`: one task-augmented `tools/call`, with MRTR rounds answered on the way.
 
-use super::flights::{Flights, Overdue};
+use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
 use super::options::{Bounds, InputMode};
 use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome};
@@ -106,18 +106,20 @@ impl<J: Json> CallTool<J> {
         self.send(Some(responses), request_state, now);
     }
 
+    /// The deadline and request timeouts at `now` (`tools/call` is never re-issued: a second call
+    /// could create a second task).
     fn advance(&mut self, now: Millis) {
         if self.done {
             return;
         }
-        if let Some(o) = self.flights.overdue(now) {
-            self.time_out(o);
+        if self.flights.past_deadline(now) {
+            let f = Failure::timeout(("name", &self.name), self.timeout_ms.unwrap_or_default(), None);
+            return self.fail(f);
         }
-    }
-
-    fn time_out(&mut self, o: Overdue<()>) {
-        let f = o.failure(("name", &self.name), self.timeout_ms, None);
-        self.fail(f);
+        if let Some(f) = self.flights.take_expired(now, &mut self.out) {
+            let failure = super::flights::Lost::Timeout.failure(&f, ("name", &self.name), None);
+            self.fail(failure);
+        }
     }
 
     fn fail(&mut self, f: Failure<J>) {
@@ -146,16 +148,19 @@ impl<J: Json> Machine<J> for CallTool<J> {
             Event::Tick | Event::Stream(_) => {}
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
-                    match (reply, self.flights.overdue_after(f, now)) {
-                        (Reply::Transport(_), Some(o)) => self.time_out(o),
-                        (Reply::Result(v), _) => self.on_result(v, now),
-                        (Reply::RpcError(e), _) => self.fail(Failure::rpc("tools/call", e)),
-                        (Reply::Transport(e), None) => self.fail(Failure::transport("tools/call", e)),
+                    match reply {
+                        Reply::Result(v) => self.on_result(v, now),
+                        Reply::RpcError(e) => self.fail(Failure::rpc("tools/call", e)),
+                        Reply::Transport(_) if self.flights.past_deadline(now) => {} // the deadline, below
+                        Reply::Transport(e) => {
+                            let failure = Flights::loss(&f, e, now).failure(&f, ("name", &self.name), None);
+                            self.fail(failure);
+                        }
                     }
                 }
             }
             Event::Answer { ask, value } => self.on_answer(ask, value, now),
-            Event::Abort { reason } => self.finish(Finish::Reject(reason)),
+            Event::Abort { reason, .. } => self.finish(Finish::Reject(reason)),
             Event::Throw { error } => self.finish(Finish::Reject(error)),
         }
         self.advance(now);

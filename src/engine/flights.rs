@@ -1,8 +1,10 @@
-//! Requests in flight: their ids, what they were for, and when each must be given up.
+//! Requests in flight: their ids, what they were for, and when each must be given up; and what a
+//! request that ended without an answer means.
 
 use super::{later, Action, Failure, Millis, ReqId};
 use crate::json::Json;
 use crate::proto::request::Call;
+use crate::proto::rpc::{is_transient, retry_after_ms};
 use std::collections::VecDeque;
 
 /// One request in flight.
@@ -20,22 +22,40 @@ pub struct Flight<T> {
     pub timeout_ms: Option<u64>,
 }
 
-/// Why a machine ran out of time.
-#[derive(Clone, Copy, Debug)]
-pub enum Overdue<T> {
-    /// The whole call's deadline passed.
-    Deadline,
-    /// This request outlived its own timeout.
-    Request(Flight<T>),
+/// How a request ended without a JSON-RPC answer.
+#[derive(Clone, Debug)]
+pub enum Lost<V> {
+    /// It outlived its own timeout (`requestTimeoutMs`, shorter than the time left).
+    Timeout,
+    /// `request` rejected with this value (not a JSON-RPC error).
+    Failed(V),
 }
 
-impl<T> Overdue<T> {
-    /// The timeout outcome: `subject` names what was waited for, `timeout_ms` is the call's bound,
-    /// `status` the last status read.
-    pub fn failure<J: Json>(&self, subject: (&str, &str), timeout_ms: Option<u64>, status: Option<J>) -> Failure<J> {
+impl<J: Json> Lost<J> {
+    /// `true` when re-issuing the request may help (see [`is_transient`]); a timeout always may.
+    pub fn transient(&self) -> bool {
         match self {
-            Self::Deadline => Failure::timeout(subject, timeout_ms.unwrap_or_default(), status),
-            Self::Request(f) => Failure::request_timeout(subject, f.method, f.timeout_ms.unwrap_or_default(), status),
+            Self::Timeout => true,
+            Self::Failed(e) => is_transient(e),
+        }
+    }
+
+    /// The `Retry-After` the transport exposed, if any.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Self::Timeout => None,
+            Self::Failed(e) => retry_after_ms(e),
+        }
+    }
+
+    /// The error outcome for this loss of `flight`: `subject` names what was waited for, `status` is
+    /// the last status read.
+    pub fn failure<T>(self, flight: &Flight<T>, subject: (&str, &str), status: Option<J>) -> Failure<J> {
+        match self {
+            Self::Timeout => {
+                Failure::request_timeout(subject, flight.method, flight.timeout_ms.unwrap_or_default(), status)
+            }
+            Self::Failed(e) => Failure::transport(flight.method, e),
         }
     }
 }
@@ -57,15 +77,20 @@ impl<T: Copy + PartialEq> Flights<T> {
         Self { next_id: 1, open: Vec::new(), deadline, request_timeout_ms }
     }
 
-    /// Starts a request at `now`: its timeout is the time left or the request timeout, the shorter.
+    /// The time a request started at `now` may take: the time left or the request timeout, the shorter.
+    pub fn timeout_at(&self, now: Millis) -> Option<u64> {
+        let left = self.deadline.map(|d| d.saturating_sub(now));
+        match (left, self.request_timeout_ms) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Starts a request at `now`, bounded by [`Flights::timeout_at`].
     pub fn send<V>(&mut self, purpose: T, call: Call<V>, now: Millis, out: &mut VecDeque<Action<V>>) -> ReqId {
         let id = ReqId(self.next_id);
         self.next_id += 1;
-        let left = self.deadline.map(|d| d.saturating_sub(now));
-        let timeout_ms = match (left, self.request_timeout_ms) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let timeout_ms = self.timeout_at(now);
         let expires = timeout_ms.map(|t| later(now, t));
         self.open.push(Flight { id, purpose, method: call.method(), expires, timeout_ms });
         out.push_back(Action::Send { req: id, call, timeout_ms });
@@ -83,14 +108,22 @@ impl<T: Copy + PartialEq> Flights<T> {
         self.open.iter().any(|f| f.purpose == purpose)
     }
 
+    /// `true` when no request is in flight.
+    pub fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+
     /// The earliest time a request must be given up.
     pub fn earliest_expiry(&self) -> Option<Millis> {
         self.open.iter().filter_map(|f| f.expires).min()
     }
 
-    /// A request whose time is up at `now`.
-    pub fn expired(&self, now: Millis) -> Option<Flight<T>> {
-        self.open.iter().find(|f| f.expires.is_some_and(|e| e <= now)).copied()
+    /// A request whose time is up at `now`, taken out of flight and aborted.
+    pub fn take_expired<V>(&mut self, now: Millis, out: &mut VecDeque<Action<V>>) -> Option<Flight<T>> {
+        let at = self.open.iter().position(|f| f.expires.is_some_and(|e| e <= now))?;
+        let f = self.open.remove(at);
+        out.push_back(Action::Abort { req: f.id });
+        Some(f)
     }
 
     /// Aborts every request in flight.
@@ -105,24 +138,14 @@ impl<T: Copy + PartialEq> Flights<T> {
         self.deadline.is_some_and(|d| now >= d)
     }
 
-    /// What ran out of time at `now`, if anything: the deadline first, then any request.
-    pub fn overdue(&self, now: Millis) -> Option<Overdue<T>> {
-        if self.past_deadline(now) {
-            return Some(Overdue::Deadline);
-        }
-        self.expired(now).map(Overdue::Request)
-    }
-
-    /// For a request that failed at the transport level at `now` (already landed): whether it had run
-    /// out of time. A client that enforces the timeout it was handed may notice before the machine's
-    /// own timer does; the outcome is the same timeout either way.
-    pub fn overdue_after(&self, f: Flight<T>, now: Millis) -> Option<Overdue<T>> {
-        if self.past_deadline(now) {
-            Some(Overdue::Deadline)
-        } else if f.expires.is_some_and(|e| now >= e) {
-            Some(Overdue::Request(f))
+    /// How a landed request that failed at the transport level at `now` counts: a client that enforces
+    /// the timeout it was handed may notice before the machine's own timer does, and the loss is then
+    /// the same timeout.
+    pub fn loss<V>(f: &Flight<T>, error: V, now: Millis) -> Lost<V> {
+        if f.expires.is_some_and(|e| now >= e) {
+            Lost::Timeout
         } else {
-            None
+            Lost::Failed(error)
         }
     }
 }

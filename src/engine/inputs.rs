@@ -1,6 +1,11 @@
 //! The input desk: hands outstanding input requests to the application (handlers, the input function,
-//! or back to the caller), checks the answers, groups them into rounds, and remembers which keys were
-//! answered so none is asked or answered twice during one wait.
+//! or back to the caller), checks the answers, groups them into rounds, and reserves every key it has
+//! asked, so that no key is asked or answered twice during one wait.
+//!
+//! A key is reserved from the moment its ask starts until the wait ends, whether or not its round has
+//! finished: a round whose handlers finish at different times is sent as one `tasks/update` once the
+//! last of them answers, and polls in between ask nothing again. Keys the input function leaves out of
+//! its answer stay reserved too (they are not asked again during this wait).
 
 use super::options::InputMode;
 use super::{Action, AskId, Failure};
@@ -39,8 +44,8 @@ struct Round<V> {
 #[derive(Clone, Debug)]
 pub struct InputDesk<V> {
     mode: InputMode,
-    /// Keys whose answers were sent (or are being sent): never asked again during this wait.
-    answered: Vec<String>,
+    /// Every key asked (or answered before the wait began): never asked again during this wait.
+    reserved: Vec<String>,
     asks: Vec<Ask>,
     rounds: Vec<Round<V>>,
     ready: Vec<Vec<(String, V)>>,
@@ -53,7 +58,7 @@ impl<J: Json> InputDesk<J> {
     pub fn new(mode: InputMode) -> Self {
         Self {
             mode,
-            answered: Vec::new(),
+            reserved: Vec::new(),
             asks: Vec::new(),
             rounds: Vec::new(),
             ready: Vec::new(),
@@ -62,9 +67,22 @@ impl<J: Json> InputDesk<J> {
         }
     }
 
-    /// Offers the requests outstanding in `status` (its `inputRequests` as `requests`):
-    /// withdraws running asks whose keys are gone, then hands every key neither answered nor being
-    /// answered to the application as one new round.
+    /// Marks `key` as already answered (e.g. before a restart): it is never asked during this wait.
+    pub fn reserve(&mut self, key: &str) {
+        if !self.is_reserved(key) {
+            self.reserved.push(key.to_owned());
+        }
+    }
+
+    /// `true` when `key` was asked or answered during this wait.
+    pub fn is_reserved(&self, key: &str) -> bool {
+        self.reserved.iter().any(|k| k == key)
+    }
+
+    /// Offers the requests outstanding in `status` (its `inputRequests` as `requests`): withdraws running
+    /// asks (and held answers) whose keys are gone, then hands every key not reserved to the application
+    /// as one new round. With `input: "return"` any unreserved key gives the status back at once,
+    /// whatever the requests hold.
     pub fn offer(
         &mut self,
         requests: &[(String, J)],
@@ -72,14 +90,12 @@ impl<J: Json> InputDesk<J> {
         out: &mut VecDeque<Action<J>>,
     ) -> Result<(), Stop<J>> {
         self.withdraw_missing(requests, out);
-        let pending: Vec<&(String, J)> = requests
-            .iter()
-            .filter(|(k, _)| {
-                !self.answered.contains(k) && !self.asks.iter().any(|a| a.keys.iter().any(|(ak, _)| ak == k))
-            })
-            .collect();
+        let pending: Vec<&(String, J)> = requests.iter().filter(|(k, _)| !self.is_reserved(k)).collect();
         if pending.is_empty() {
             return Ok(());
+        }
+        if self.mode == InputMode::Return {
+            return Err(Stop::Return);
         }
         let mut parsed = Vec::with_capacity(pending.len());
         for (key, request) in &pending {
@@ -173,12 +189,16 @@ impl<J: Json> InputDesk<J> {
     fn new_ask(&mut self, round: u32, function: bool, keys: Vec<(String, Option<InputKind>)>) -> AskId {
         let id = AskId(self.next_ask);
         self.next_ask += 1;
+        for (k, _) in &keys {
+            self.reserve(k);
+        }
         self.asks.push(Ask { id, round, function, keys });
         id
     }
 
-    /// Drops keys that are no longer requested from running asks; an ask left with no key is aborted
-    /// (its late answer will never be sent) and counts as settled in its round.
+    /// Drops keys that are no longer requested from running asks and from answers held for unfinished
+    /// rounds; an ask left with no key is aborted (its late answer will never be sent) and counts as
+    /// settled in its round. The keys stay reserved.
     fn withdraw_missing(&mut self, requests: &[(String, J)], out: &mut VecDeque<Action<J>>) {
         let listed = |k: &String| requests.iter().any(|(rk, _)| rk == k);
         let mut settled = Vec::new();
@@ -192,6 +212,9 @@ impl<J: Json> InputDesk<J> {
                 true
             }
         });
+        for r in &mut self.rounds {
+            r.answers.retain(|(k, _)| listed(k));
+        }
         for round in settled {
             self.settle(round, Vec::new());
         }
@@ -206,7 +229,6 @@ impl<J: Json> InputDesk<J> {
             self.rounds.push(r);
             return;
         }
-        self.answered.extend(r.answers.iter().map(|(k, _)| k.clone()));
         self.ready.push(r.answers);
     }
 }

@@ -5,11 +5,13 @@
 //! one timer for `wake_at`. The same machines run under simulated time in the native tests and under
 //! real timers in the wasm shell, so every timing rule of the contract is tested exactly.
 
+pub mod both;
 pub mod call;
 pub mod flights;
 pub mod inputs;
 pub mod options;
 pub mod outcome;
+pub mod retry;
 pub mod step;
 pub mod wait;
 
@@ -54,12 +56,26 @@ pub enum Event<V> {
     Abort {
         /// `signal.reason`.
         reason: V,
+        /// Which part of the call the signal governs (only `callAndAwait` has parts).
+        scope: AbortScope,
     },
     /// An application callback (input handler, input function, `onStatus`) threw this value.
     Throw {
         /// The thrown value.
         error: V,
     },
+}
+
+/// Which part of a call an abort signal governs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbortScope {
+    /// The whole call.
+    All,
+    /// Only the `tools/call` part of `callAndAwait` (its `callOptions.signal` when `awaitOptions` has
+    /// a signal of its own).
+    Call,
+    /// Only the wait part of `callAndAwait` (`awaitOptions.signal`).
+    Wait,
 }
 
 /// What the listen stream reported.

@@ -10,6 +10,14 @@ pub const DEFAULT_POLL_INTERVAL_MS: u64 = 1_000;
 pub const DEFAULT_MIN_POLL_INTERVAL_MS: u64 = 100;
 /// Bound of the best-effort `tasks/cancel` sent on abort when no request timeout is set.
 pub const DETACHED_CANCEL_TIMEOUT_MS: u64 = 5_000;
+/// Default ceiling over any poll interval (`maxPollIntervalMs`).
+pub const DEFAULT_MAX_POLL_INTERVAL_MS: u64 = 60_000;
+/// Default number of times a transiently failed idempotent request is re-issued (`retries`).
+pub const DEFAULT_RETRIES: u32 = 3;
+/// Default time an open, silent listen stream may go without a safety read (`listenCheckMs`).
+pub const DEFAULT_LISTEN_CHECK_MS: u64 = 30_000;
+/// The first backoff before re-issuing a request; it doubles with every further attempt.
+pub const RETRY_BASE_MS: u64 = 250;
 
 /// Time bounds shared by every machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +76,21 @@ impl Default for InputMode {
     }
 }
 
+/// How transiently failed idempotent requests are re-issued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retry {
+    /// At most this many re-issues in a row (a success resets the count).
+    pub retries: u32,
+    /// Seed of the jitter added to every backoff (the shell draws it at random; tests fix it).
+    pub seed: u64,
+}
+
+impl Default for Retry {
+    fn default() -> Self {
+        Self { retries: DEFAULT_RETRIES, seed: 0x9e37_79b9_7f4a_7c15 }
+    }
+}
+
 /// Options of `awaitTask`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WaitOptions {
@@ -77,6 +100,12 @@ pub struct WaitOptions {
     pub poll_interval_ms: u64,
     /// Floor under every interval.
     pub min_poll_interval_ms: u64,
+    /// Ceiling over every interval (a larger server interval is clamped to it).
+    pub max_poll_interval_ms: u64,
+    /// Re-issuing of failed reads and listen opens.
+    pub retry: Retry,
+    /// While a listen stream is open and silent this long, the task is read once (`tasks/get`).
+    pub listen_check_ms: u64,
     /// Send a best-effort `tasks/cancel` when the caller aborts.
     pub cancel_on_abort: bool,
     /// Where input answers come from.
@@ -91,6 +120,9 @@ impl Default for WaitOptions {
             bounds: Bounds::default(),
             poll_interval_ms: DEFAULT_POLL_INTERVAL_MS,
             min_poll_interval_ms: DEFAULT_MIN_POLL_INTERVAL_MS,
+            max_poll_interval_ms: DEFAULT_MAX_POLL_INTERVAL_MS,
+            retry: Retry::default(),
+            listen_check_ms: DEFAULT_LISTEN_CHECK_MS,
             cancel_on_abort: false,
             input: InputMode::default(),
             listen: false,

@@ -105,6 +105,12 @@ pub enum Cause<V> {
     },
     /// `{type: "listen_unsupported"}`: `listen: true` but the client has no `listen` function.
     ListenUnsupported,
+    /// `{type: "expired", status}`: past the task's `createdAt + ttlMs` the server no longer knows it
+    /// (`-32602` to the last `tasks/get`); `status` is the last status read.
+    Expired {
+        /// The last status read, if any.
+        status: Option<V>,
+    },
 }
 
 /// An error outcome: `{code, message, data?, kind, cause?}`.
@@ -217,6 +223,17 @@ impl<J: Json> Failure<J> {
         }
     }
 
+    /// The task expired: past its TTL the server answered `tasks/get` with this error (`-32602`).
+    pub fn expired(e: RpcError<J>, status: Option<J>) -> Self {
+        Self {
+            code: e.code,
+            message: e.message,
+            data: e.data,
+            kind: ErrorKind::Server,
+            cause: Some(Cause::Expired { status }),
+        }
+    }
+
     /// `listen: true` with a client that has no `listen` function.
     pub fn listen_unsupported() -> Self {
         Self {
@@ -268,6 +285,7 @@ impl<J: Json> Cause<J> {
                 ],
             ),
             Self::ListenUnsupported => ("listen_unsupported", vec![]),
+            Self::Expired { status } => ("expired", vec![("status", or_null(status))]),
         };
         fields.insert(0, ("type", J::string(kind)));
         J::object(fields)

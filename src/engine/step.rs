@@ -1,7 +1,10 @@
-//! `getTask`, `updateTask`, `cancelTask`: one request, one outcome.
+//! `getTask`, `updateTask`, `cancelTask`: one request, one outcome. A `tasks/get` or `tasks/cancel`
+//! that fails without a JSON-RPC answer is re-issued after a backoff (at most `retries` times, within
+//! the deadline); a `tasks/update` never is.
 
-use super::flights::Flights;
-use super::options::Bounds;
+use super::flights::{Flight, Flights, Lost};
+use super::options::{Bounds, Retry};
+use super::retry::Backoff;
 use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome};
 use crate::json::Json;
 use crate::proto::request::Call;
@@ -13,25 +16,41 @@ use std::collections::VecDeque;
 #[derive(Debug)]
 pub struct Step<V> {
     task_id: String,
+    call: Call<V>,
     timeout_ms: Option<u64>,
     flights: Flights<()>,
+    retry: Retry,
+    backoff: Backoff,
+    failures: u32,
+    /// When the request is re-issued after a failure.
+    again_at: Option<Millis>,
     out: VecDeque<Action<V>>,
     done: bool,
 }
 
 impl<J: Json> Step<J> {
     /// Sends `call` (a `tasks/get`, `tasks/update` or `tasks/cancel` for `task_id`) at `now`.
-    pub fn new(call: Call<J>, task_id: String, bounds: Bounds, now: Millis) -> Self {
+    pub fn new(call: Call<J>, task_id: String, bounds: Bounds, retry: Retry, now: Millis) -> Self {
         let deadline = bounds.timeout_ms.map(|t| later(now, t));
         let mut s = Self {
             task_id,
+            call,
             timeout_ms: bounds.timeout_ms,
             flights: Flights::new(deadline, bounds.request_timeout_ms),
+            retry,
+            backoff: Backoff::new(retry.seed),
+            failures: 0,
+            again_at: None,
             out: VecDeque::new(),
             done: false,
         };
-        s.flights.send((), call, now, &mut s.out);
+        s.send(now);
         s
+    }
+
+    fn send(&mut self, now: Millis) {
+        self.again_at = None;
+        self.flights.send((), self.call.clone(), now, &mut self.out);
     }
 
     fn outcome(&self, method: &'static str, reply: Reply<J>) -> Outcome<J> {
@@ -55,9 +74,25 @@ impl<J: Json> Step<J> {
         }
     }
 
+    /// The request was lost: re-issue it when it is idempotent, transient and retries remain, else end.
+    fn on_lost(&mut self, f: &Flight<()>, lost: Lost<J>, now: Millis) {
+        self.failures += 1;
+        let idempotent = !matches!(self.call, Call::UpdateTaskRaw { .. } | Call::UpdateTask { .. });
+        if idempotent && lost.transient() && self.failures <= self.retry.retries {
+            let at = later(now, self.backoff.delay(self.failures, lost.retry_after()));
+            if self.flights.deadline.is_none_or(|d| at < d) {
+                self.again_at = Some(at);
+                return;
+            }
+        }
+        let failure = lost.failure(f, ("taskId", &self.task_id), None);
+        self.finish(Finish::Resolve(Outcome::Error(failure)));
+    }
+
     fn finish(&mut self, finish: Finish<J>) {
         if !self.done {
             self.done = true;
+            self.again_at = None;
             self.flights.abort_all(&mut self.out);
             self.out.push_back(Action::Finish(finish));
         }
@@ -72,25 +107,35 @@ impl<J: Json> Machine<J> for Step<J> {
         match event {
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
-                    let outcome = match (&reply, self.flights.overdue_after(f, now)) {
-                        (Reply::Transport(_), Some(o)) => {
-                            Outcome::Error(o.failure(("taskId", &self.task_id), self.timeout_ms, None))
+                    match reply {
+                        Reply::Transport(_) if self.flights.past_deadline(now) => {}
+                        Reply::Transport(e) => {
+                            let lost = Flights::loss(&f, e, now);
+                            self.on_lost(&f, lost, now);
                         }
-                        _ => self.outcome(f.method, reply),
-                    };
-                    self.finish(Finish::Resolve(outcome));
+                        reply => {
+                            let outcome = self.outcome(f.method, reply);
+                            self.finish(Finish::Resolve(outcome));
+                        }
+                    }
                 }
             }
-            Event::Abort { reason } => self.finish(Finish::Reject(reason)),
+            Event::Abort { reason, .. } => self.finish(Finish::Reject(reason)),
             Event::Throw { error } => self.finish(Finish::Reject(error)),
             Event::Tick | Event::Answer { .. } | Event::Stream(_) => {}
         }
         if self.done {
             return;
         }
-        if let Some(o) = self.flights.overdue(now) {
-            let f = o.failure(("taskId", &self.task_id), self.timeout_ms, None);
-            self.finish(Finish::Resolve(Outcome::Error(f)));
+        if self.flights.past_deadline(now) {
+            let f = Failure::timeout(("taskId", &self.task_id), self.timeout_ms.unwrap_or_default(), None);
+            return self.finish(Finish::Resolve(Outcome::Error(f)));
+        }
+        if let Some(f) = self.flights.take_expired(now, &mut self.out) {
+            self.on_lost(&f, Lost::Timeout, now);
+        }
+        if self.again_at.is_some_and(|t| now >= t) {
+            self.send(now);
         }
     }
 
@@ -102,6 +147,6 @@ impl<J: Json> Machine<J> for Step<J> {
         if self.done {
             return None;
         }
-        [self.flights.deadline, self.flights.earliest_expiry()].into_iter().flatten().min()
+        [self.flights.deadline, self.flights.earliest_expiry(), self.again_at].into_iter().flatten().min()
     }
 }

@@ -1,14 +1,27 @@
 //! `awaitTask`: waits for one task to finish, by polling `tasks/get` or by listening on
 //! `subscriptions/listen`, answering input requests on the way, bounded by a deadline.
+//!
+//! Scheduling rules kept here, so simulated time can test them exactly:
+//! - every `tasks/get` goes out no sooner than `minPollIntervalMs` after the previous one settled;
+//!   between polls the latest status's `pollIntervalMs` (else the option), clamped to
+//!   `[minPollIntervalMs, maxPollIntervalMs]`;
+//! - a `tasks/get` or listen open that fails without a JSON-RPC answer (and is transient, see
+//!   [`crate::proto::rpc::is_transient`]) is re-issued after a backoff, at most `retries` times in a row;
+//!   a listen that cannot be (re)opened falls back to polling;
+//! - a failed `tasks/update` is never re-asked of the user: the task is read and the stored answers of
+//!   keys still outstanding are sent once more;
+//! - past `createdAt + ttlMs` without a terminal status, one more read decides (`-32602` = expired);
+//! - an open listen stream silent for `listenCheckMs` gets one safety read.
 
-use super::flights::{Flights, Overdue};
+use super::flights::{Flights, Lost};
 use super::inputs::{InputDesk, Stop};
 use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS};
+use super::retry::Backoff;
 use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome, StreamEvent};
 use crate::json::{Json, Kind};
 use crate::proto::request::Call;
-use crate::proto::rpc::{read_rejection, read_rpc_error, Reply};
-use crate::proto::task::{is_stale, read_task, same_status, Source, TaskState, TaskView};
+use crate::proto::rpc::{read_rejection, read_rpc_error, Reply, RpcError};
+use crate::proto::task::{age_ms, is_stale, read_task, same_status, Source, TaskState, TaskView};
 use std::collections::VecDeque;
 
 /// What the wait starts from.
@@ -24,17 +37,40 @@ pub enum Seed<V> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Purpose {
     Poll,
-    Update,
+    /// A `tasks/update`; the index into `unacked`.
+    Update(u32),
 }
 
 /// The listen stream's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stream {
+    /// No stream (polling, or not yet opened).
     Off,
-    /// Opened, waiting for the acknowledgement.
-    Opening,
-    /// Acknowledged for this task: notifications replace polling.
-    Open,
+    /// Opened, waiting for the acknowledgement until `expires` (the request's own bound).
+    Opening { expires: Option<Millis> },
+    /// Acknowledged for this task: notifications replace polling; `heard` is when the task was last
+    /// heard of (a notification or a read), for the safety read.
+    Open { heard: Millis },
+    /// Closed after a failure; reopened at `at`.
+    Reopen { at: Millis },
+}
+
+/// The TTL backstop: when the task's `createdAt + ttlMs` passes on the local clock.
+#[derive(Clone, Debug)]
+struct Ttl {
+    created_at: Option<String>,
+    ttl_ms: f64,
+    expires: Millis,
+    checked: bool,
+}
+
+/// Answers sent in a `tasks/update` not yet acknowledged.
+#[derive(Clone, Debug)]
+struct Unacked<V> {
+    id: u32,
+    answers: Vec<(String, V)>,
+    /// A re-send after a failed first attempt: a second failure ends the wait.
+    resent: bool,
 }
 
 /// The `awaitTask` machine.
@@ -47,7 +83,19 @@ pub struct Wait<V> {
     /// The latest status observed, and when.
     last: Option<(TaskView<V>, Millis)>,
     next_poll: Option<Millis>,
+    /// When the latest `tasks/get` settled (the floor counts from there).
+    poll_settled: Option<Millis>,
+    /// Still waiting by listening (false once fallen back to polling).
+    listening: bool,
     stream: Stream,
+    poll_failures: u32,
+    listen_failures: u32,
+    backoff: Backoff,
+    ttl: Option<Ttl>,
+    unacked: Vec<Unacked<V>>,
+    next_update: u32,
+    /// Answers of failed updates, to send again once the next status shows their keys outstanding.
+    resend: Vec<(String, V)>,
     /// A `tasks/update` error held until the next status says whether the task is still going.
     update_error: Option<Failure<V>>,
     out: VecDeque<Action<V>>,
@@ -57,6 +105,18 @@ pub struct Wait<V> {
 impl<J: Json> Wait<J> {
     /// Starts waiting at `now`. `Err` when the seed is not a task id or a task status.
     pub fn new(seed: Seed<J>, opts: WaitOptions, now: Millis) -> Result<Self, String> {
+        Self::resume(seed, opts, &[], now)
+    }
+
+    /// Starts waiting at `now` with keys already answered before (e.g. before a restart): `answered`
+    /// keys are never asked; those with `Some` answer not yet acknowledged are sent once, without asking,
+    /// when a status shows them outstanding.
+    pub fn resume(
+        seed: Seed<J>,
+        opts: WaitOptions,
+        answered: &[(String, Option<J>)],
+        now: Millis,
+    ) -> Result<Self, String> {
         let (task_id, view) = match seed {
             Seed::TaskId(id) if !id.is_empty() => (id, None),
             Seed::TaskId(_) => return Err("the task id is empty".to_owned()),
@@ -73,18 +133,42 @@ impl<J: Json> Wait<J> {
             desk: InputDesk::new(opts.input),
             last: None,
             next_poll: None,
+            poll_settled: None,
+            listening: opts.listen,
             stream: Stream::Off,
+            poll_failures: 0,
+            listen_failures: 0,
+            backoff: Backoff::new(opts.retry.seed),
+            ttl: None,
+            unacked: Vec::new(),
+            next_update: 1,
+            resend: Vec::new(),
             update_error: None,
             out: VecDeque::new(),
             done: false,
         };
+        for (key, answer) in answered {
+            w.desk.reserve(key);
+            if let Some(a) = answer {
+                w.resend.push((key.clone(), a.clone()));
+            }
+        }
         match view {
-            None => w.begin(now, true),
+            // A bare id: read it at once; in listen mode the read after the acknowledgement does that.
+            None if w.listening && w.resend.is_empty() => w.open_stream(now),
+            None => w.read_soon(now),
             Some(view) => {
                 let fetch_now = lacks_payload(&view);
+                let interval = w.interval(&view);
                 w.observe(view, now, SEED);
-                if !w.done {
-                    w.begin(now, fetch_now);
+                if w.done {
+                } else if fetch_now || (w.listening && !w.resend.is_empty()) {
+                    // Read it first; a stream (listen mode) is opened after that read.
+                    w.read_soon(now);
+                } else if w.listening {
+                    w.open_stream(now);
+                } else {
+                    w.next_poll = Some(later(now, interval));
                 }
             }
         }
@@ -92,18 +176,7 @@ impl<J: Json> Wait<J> {
         Ok(w)
     }
 
-    /// Starts observing: opens the listen stream, or polls now / on the normal schedule.
-    fn begin(&mut self, now: Millis, fetch_now: bool) {
-        if self.opts.listen {
-            self.stream = Stream::Opening;
-            self.next_poll = None;
-            self.out.push_back(Action::OpenStream { call: Call::Listen { task_id: self.task_id.clone() } });
-        } else if fetch_now {
-            self.next_poll = Some(now);
-        }
-    }
-
-    /// The interval to wait after `view`: the server's, else the option's, never under the floor.
+    /// The interval to wait after `view`: the server's, else the option's, within the floor and ceiling.
     fn interval(&self, view: &TaskView<J>) -> u64 {
         let asked = view.poll_interval_ms.map_or(self.opts.poll_interval_ms, |p| {
             if p <= 0.0 {
@@ -114,7 +187,21 @@ impl<J: Json> Wait<J> {
                 p.ceil() as u64
             }
         });
-        asked.max(self.opts.min_poll_interval_ms)
+        asked.min(self.opts.max_poll_interval_ms).max(self.opts.min_poll_interval_ms)
+    }
+
+    /// The earliest a `tasks/get` may go out at `now`: the floor after the previous one settled.
+    fn floor(&self, now: Millis) -> Millis {
+        self.poll_settled.map_or(now, |t| later(t, self.opts.min_poll_interval_ms).max(now))
+    }
+
+    /// Reads the task as soon as the floor allows (unless a read is in flight or due sooner).
+    fn read_soon(&mut self, now: Millis) {
+        if self.flights.has(Purpose::Poll) {
+            return;
+        }
+        let at = self.floor(now);
+        self.next_poll = Some(self.next_poll.map_or(at, |t| t.min(at)));
     }
 
     /// Takes in a status from `origin`: the seed, a poll reply (`"tasks/get"`) or a notification
@@ -122,15 +209,16 @@ impl<J: Json> Wait<J> {
     fn observe(&mut self, view: TaskView<J>, now: Millis, origin: &'static str) {
         let from_seed = origin == SEED;
         let protocol = |message: String, status: J| Failure::protocol(origin, message, status);
-        // Only a notification and a poll reply can overtake each other; polls alone are sequential.
+        // Only a notification and a read can overtake each other; reads alone are sequential.
         if let Some((last, _)) = &self.last {
-            if self.stream == Stream::Open && is_stale(&view, last) {
+            if matches!(self.stream, Stream::Open { .. }) && is_stale(&view, last) {
                 return;
             }
         }
         if self.last.as_ref().is_none_or(|(last, _)| !same_status(last, &view)) {
             self.out.push_back(Action::Status(view.object.clone()));
         }
+        self.track_ttl(&view, now);
         let status = view.object.clone();
         match view.state {
             TaskState::Completed => match &view.result {
@@ -139,7 +227,7 @@ impl<J: Json> Wait<J> {
                     format!("task {} completed with a result that is not an object", self.task_id),
                     status,
                 )),
-                None if from_seed => {} // a seed without its payload: fetched at once
+                None if from_seed => {} // a seed without its payload: read at once
                 None => self.fail(protocol(format!("task {} completed without a result", self.task_id), status)),
             },
             TaskState::Failed => match view.error.as_ref().map(read_rpc_error) {
@@ -157,6 +245,7 @@ impl<J: Json> Wait<J> {
                     return self.fail(f);
                 }
                 let requests = view.input_requests.clone().unwrap_or_default();
+                self.send_again(&requests, now);
                 match self.desk.offer(&requests, &status, &mut self.out) {
                     Err(Stop::Return) => return self.finish(Finish::Resolve(Outcome::InputRequired(status))),
                     Err(Stop::Fail(f)) => return self.fail(f),
@@ -165,21 +254,60 @@ impl<J: Json> Wait<J> {
                 self.send_ready(now);
             }
         }
-        if !self.done && self.stream == Stream::Off && !self.flights.has(Purpose::Poll) {
-            self.next_poll = Some(later(now, self.interval(&view)));
-        }
         self.last = Some((view, now));
+    }
+
+    /// Re-arms the TTL backstop when the `(createdAt, ttlMs)` pair is new, anchored on the local clock
+    /// at `now` minus the task's age by the server's own timestamps.
+    fn track_ttl(&mut self, view: &TaskView<J>, now: Millis) {
+        let Some(ttl_ms) = view.ttl_ms else {
+            if view.object.get("ttlMs").is_some_and(|t| t.kind() == Kind::Null) {
+                self.ttl = None;
+            }
+            return;
+        };
+        if self.ttl.as_ref().is_some_and(|t| t.ttl_ms == ttl_ms && t.created_at == view.created_at) {
+            return;
+        }
+        let left = (ttl_ms - age_ms(view)).max(0.0);
+        let expires = if left >= u64::MAX as f64 { Millis::MAX } else { later(now, left.ceil() as u64) };
+        self.ttl = Some(Ttl { created_at: view.created_at.clone(), ttl_ms, expires, checked: false });
+    }
+
+    /// `true` once the TTL backstop has passed.
+    fn past_ttl(&self, now: Millis) -> bool {
+        self.ttl.as_ref().is_some_and(|t| now >= t.expires)
+    }
+
+    /// Sends again, once, the stored answers of failed updates whose keys `requests` still lists.
+    fn send_again(&mut self, requests: &[(String, J)], now: Millis) {
+        if self.resend.is_empty() {
+            return;
+        }
+        let answers: Vec<(String, J)> = std::mem::take(&mut self.resend)
+            .into_iter()
+            .filter(|(k, _)| requests.iter().any(|(rk, _)| rk == k))
+            .collect();
+        if !answers.is_empty() {
+            self.send_update(answers, true, now);
+        }
     }
 
     /// Sends one `tasks/update` per completed input round.
     fn send_ready(&mut self, now: Millis) {
-        for responses in self.desk.take_ready() {
-            if responses.is_empty() {
-                continue;
+        for answers in self.desk.take_ready() {
+            if !answers.is_empty() {
+                self.send_update(answers, false, now);
             }
-            let call = Call::UpdateTask { task_id: self.task_id.clone(), responses };
-            self.flights.send(Purpose::Update, call, now, &mut self.out);
         }
+    }
+
+    fn send_update(&mut self, answers: Vec<(String, J)>, resent: bool, now: Millis) {
+        let id = self.next_update;
+        self.next_update += 1;
+        let call = Call::UpdateTask { task_id: self.task_id.clone(), responses: answers.clone() };
+        self.unacked.push(Unacked { id, answers, resent });
+        self.flights.send(Purpose::Update(id), call, now, &mut self.out);
     }
 
     fn poll_now(&mut self, now: Millis) {
@@ -190,22 +318,43 @@ impl<J: Json> Wait<J> {
         }
     }
 
-    /// Deadline, request timeouts and due polls at `now`.
+    /// Deadline, request and acknowledgement timeouts, the TTL backstop, safety reads, reopens and due
+    /// polls at `now`.
     fn advance(&mut self, now: Millis) {
         if self.done {
             return;
         }
-        if let Some(o) = self.flights.overdue(now) {
-            return self.time_out(o);
+        if self.flights.past_deadline(now) {
+            let f = Failure::timeout(
+                ("taskId", &self.task_id),
+                self.opts.bounds.timeout_ms.unwrap_or_default(),
+                self.last_status(),
+            );
+            return self.fail(f);
+        }
+        while let Some(f) = self.flights.take_expired(now, &mut self.out) {
+            self.on_lost(f.purpose, &f, Lost::Timeout, now);
+            if self.done {
+                return;
+            }
+        }
+        match self.stream {
+            Stream::Opening { expires: Some(e) } if now >= e => self.listen_failed(Lost::Timeout, now),
+            Stream::Reopen { at } if now >= at => self.open_stream(now),
+            Stream::Open { heard } if now >= later(heard, self.opts.listen_check_ms) => {
+                // Silent too long: read the task once; the read's answer counts as hearing of it.
+                self.stream = Stream::Open { heard: now };
+                self.read_soon(now);
+            }
+            _ => {}
+        }
+        if let Some(t) = self.ttl.as_mut().filter(|t| !t.checked && now >= t.expires) {
+            t.checked = true;
+            self.read_soon(now);
         }
         if self.next_poll.is_some_and(|t| now >= t) {
             self.poll_now(now);
         }
-    }
-
-    fn time_out(&mut self, o: Overdue<Purpose>) {
-        let f = o.failure(("taskId", &self.task_id), self.opts.bounds.timeout_ms, self.last_status());
-        self.fail(f);
     }
 
     fn last_status(&self) -> Option<J> {
@@ -214,40 +363,133 @@ impl<J: Json> Wait<J> {
 
     fn on_reply(&mut self, purpose: Purpose, reply: Reply<J>, now: Millis) {
         match (purpose, reply) {
-            (Purpose::Poll, Reply::Result(v)) => match read_task(&v, Source::Get) {
-                Err(m) => self.fail(Failure::protocol("tasks/get", m, v)),
-                Ok(view) if view.task_id != self.task_id => {
-                    let m = format!("tasks/get for task {} answered with task {}", self.task_id, view.task_id);
-                    self.fail(Failure::protocol("tasks/get", m, v));
+            (Purpose::Poll, Reply::Result(v)) => {
+                self.poll_settled = Some(now);
+                self.poll_failures = 0;
+                match read_task(&v, Source::Get) {
+                    Err(m) => self.fail(Failure::protocol("tasks/get", m, v)),
+                    Ok(view) if view.task_id != self.task_id => {
+                        let m = format!("tasks/get for task {} answered with task {}", self.task_id, view.task_id);
+                        self.fail(Failure::protocol("tasks/get", m, v));
+                    }
+                    Ok(view) => {
+                        let interval = self.interval(&view);
+                        self.observe(view, now, "tasks/get");
+                        if !self.done {
+                            self.after_read(now, interval);
+                        }
+                    }
                 }
-                Ok(view) => self.observe(view, now, "tasks/get"),
-            },
-            (Purpose::Poll, Reply::RpcError(e)) => self.fail(Failure::rpc("tasks/get", e)),
-            (Purpose::Update, Reply::Result(_)) => {}
-            (Purpose::Update, Reply::RpcError(e)) => {
-                // The task may have ended meanwhile (then the update was moot): read it before failing.
-                self.update_error = Some(Failure::rpc("tasks/update", e));
-                self.poll_now(now);
             }
-            (p, Reply::Transport(e)) => {
-                let method = if p == Purpose::Poll { "tasks/get" } else { "tasks/update" };
-                self.fail(Failure::transport(method, e));
+            (Purpose::Poll, Reply::RpcError(e)) => {
+                self.poll_settled = Some(now);
+                self.poll_failed_rpc(e, now);
+            }
+            (Purpose::Update(id), Reply::Result(_)) => self.unacked.retain(|u| u.id != id),
+            (Purpose::Update(id), Reply::RpcError(e)) => {
+                // The task may have ended meanwhile (then the update was moot): read it before failing.
+                self.unacked.retain(|u| u.id != id);
+                self.update_error = Some(Failure::rpc("tasks/update", e));
+                self.read_soon(now);
+            }
+            (Purpose::Poll | Purpose::Update(_), Reply::Transport(_)) => {} // handled as a loss
+        }
+    }
+
+    /// What follows a read that left the task going: the next poll, or the stream.
+    fn after_read(&mut self, now: Millis, interval: u64) {
+        if !self.listening {
+            self.next_poll = Some(later(now, interval).max(self.floor(now)));
+            return;
+        }
+        match self.stream {
+            Stream::Off => self.open_stream(now),
+            Stream::Open { .. } => self.stream = Stream::Open { heard: now },
+            Stream::Opening { .. } | Stream::Reopen { .. } => {}
+        }
+    }
+
+    fn poll_failed_rpc(&mut self, e: RpcError<J>, now: Millis) {
+        if self.past_ttl(now) && e.code == -32602 {
+            let status = self.last_status();
+            return self.fail(Failure::expired(e, status));
+        }
+        self.fail(Failure::rpc("tasks/get", e));
+    }
+
+    /// A request ended without an answer: reads are re-issued after a backoff (within `retries` and
+    /// the deadline), failed updates are followed by a read and re-sent once.
+    fn on_lost(&mut self, purpose: Purpose, f: &super::flights::Flight<Purpose>, lost: Lost<J>, now: Millis) {
+        let id = self.task_id.clone();
+        let subject = ("taskId", id.as_str());
+        match purpose {
+            Purpose::Poll => {
+                self.poll_settled = Some(now);
+                self.poll_failures += 1;
+                match self.retry_at(self.poll_failures, &lost, now) {
+                    Some(at) => self.next_poll = Some(at.max(self.floor(now))),
+                    None => {
+                        let failure = lost.failure(f, subject, self.last_status());
+                        self.fail(failure);
+                    }
+                }
+            }
+            Purpose::Update(id) => {
+                let Some(at) = self.unacked.iter().position(|u| u.id == id) else { return };
+                let u = self.unacked.remove(at);
+                if u.resent || !lost.transient() {
+                    let failure = lost.failure(f, subject, self.last_status());
+                    return self.fail(failure);
+                }
+                self.resend.extend(u.answers);
+                self.read_soon(now);
             }
         }
     }
 
+    /// When to re-issue after failure number `failures` of a kind, or `None` when it must not be:
+    /// not transient, out of retries, or the backoff would end past the deadline.
+    fn retry_at(&mut self, failures: u32, lost: &Lost<J>, now: Millis) -> Option<Millis> {
+        if !lost.transient() || failures > self.opts.retry.retries {
+            return None;
+        }
+        let at = later(now, self.backoff.delay(failures, lost.retry_after()));
+        match self.flights.deadline {
+            Some(d) if at >= d => None,
+            _ => Some(at),
+        }
+    }
+
+    fn open_stream(&mut self, now: Millis) {
+        let expires = self.flights.timeout_at(now).map(|t| later(now, t));
+        self.stream = Stream::Opening { expires };
+        self.next_poll = None;
+        self.out.push_back(Action::OpenStream { call: Call::Listen { task_id: self.task_id.clone() } });
+    }
+
     fn on_stream(&mut self, event: StreamEvent<J>, now: Millis) {
-        if self.stream == Stream::Off {
+        if !matches!(self.stream, Stream::Opening { .. } | Stream::Open { .. }) {
             return; // a late event from a stream already given up
         }
         match event {
             StreamEvent::Unsupported => self.fail(Failure::listen_unsupported()),
             StreamEvent::End => self.fall_back(now),
             StreamEvent::Failed(v) => match (self.stream, read_rejection(v)) {
-                (Stream::Opening, Reply::RpcError(e)) => self.fail(Failure::rpc("subscriptions/listen", e)),
+                (Stream::Opening { .. }, Reply::RpcError(e)) => self.fail(Failure::rpc("subscriptions/listen", e)),
+                (_, Reply::Transport(e)) => self.listen_failed(Lost::Failed(e), now),
                 _ => self.fall_back(now),
             },
             StreamEvent::Message(m) => self.on_message(m, now),
+        }
+    }
+
+    /// The listen stream failed (or its acknowledgement timed out): reopen after a backoff, or poll.
+    fn listen_failed(&mut self, lost: Lost<J>, now: Millis) {
+        self.close_stream();
+        self.listen_failures += 1;
+        match self.retry_at(self.listen_failures, &lost, now) {
+            Some(at) => self.stream = Stream::Reopen { at },
+            None => self.fall_back(now),
         }
     }
 
@@ -256,29 +498,33 @@ impl<J: Json> Wait<J> {
         if method.is_none() && m.get("id").is_some() {
             // The listen request's own response: an error refuses the subscription, a result ends it.
             match (self.stream, m.get("error").as_ref().and_then(read_rpc_error)) {
-                (Stream::Opening, Some(e)) => self.fail(Failure::rpc("subscriptions/listen", e)),
+                (Stream::Opening { .. }, Some(e)) => self.fail(Failure::rpc("subscriptions/listen", e)),
                 _ => self.fall_back(now),
             }
             return;
         }
         let params = m.get("params").unwrap_or_else(J::null);
         match (self.stream, method.as_deref()) {
-            (Stream::Opening, Some("notifications/subscriptions/acknowledged")) => {
-                let acked = params.get("notifications").and_then(|n| n.get("taskIds")).is_some_and(|ids| {
-                    ids.items().iter().any(|i| i.as_str().as_deref() == Some(self.task_id.as_str()))
-                });
+            (Stream::Opening { .. }, Some("notifications/subscriptions/acknowledged")) => {
+                let acked = params
+                    .get("notifications")
+                    .and_then(|n| n.get("taskIds"))
+                    .and_then(|ids| ids.items())
+                    .is_some_and(|ids| ids.iter().any(|i| i.as_str().as_deref() == Some(self.task_id.as_str())));
                 if acked {
                     // Changes made before the stream opened are not pushed: read the status once.
-                    self.stream = Stream::Open;
-                    self.poll_now(now);
+                    self.stream = Stream::Open { heard: now };
+                    self.listen_failures = 0;
+                    self.read_soon(now);
                 } else {
                     self.fall_back(now);
                 }
             }
-            (Stream::Open, Some("notifications/tasks")) => {
+            (Stream::Open { .. }, Some("notifications/tasks")) => {
                 if params.get_str("taskId").as_deref() != Some(self.task_id.as_str()) {
                     return; // another task's event
                 }
+                self.stream = Stream::Open { heard: now };
                 match read_task(&params, Source::Pushed) {
                     Ok(view) => self.observe(view, now, "notifications/tasks"),
                     Err(e) => self.fail(Failure::protocol("notifications/tasks", e, m)),
@@ -291,20 +537,22 @@ impl<J: Json> Wait<J> {
     /// The stream is gone before the task ended: poll for the rest of the wait.
     fn fall_back(&mut self, now: Millis) {
         self.close_stream();
+        self.listening = false;
         let due = match &self.last {
             Some((view, at)) if !lacks_payload(view) => later(*at, self.interval(view)).max(now),
             _ => now,
         };
         if !self.flights.has(Purpose::Poll) {
-            self.next_poll = Some(due);
+            let due = due.max(self.floor(now));
+            self.next_poll = Some(self.next_poll.map_or(due, |t| t.min(due)));
         }
     }
 
     fn close_stream(&mut self) {
-        if self.stream != Stream::Off {
-            self.stream = Stream::Off;
+        if matches!(self.stream, Stream::Opening { .. } | Stream::Open { .. }) {
             self.out.push_back(Action::CloseStream);
         }
+        self.stream = Stream::Off;
     }
 
     fn fail(&mut self, f: Failure<J>) {
@@ -333,7 +581,7 @@ impl<J: Json> Wait<J> {
 }
 
 /// A seed status that names a payload it does not carry (`input_required` without `inputRequests`,
-/// `completed` without `result`, `failed` without `error`): it is fetched at once.
+/// `completed` without `result`, `failed` without `error`): it is read at once.
 fn lacks_payload<V>(view: &TaskView<V>) -> bool {
     match view.state {
         TaskState::InputRequired => view.input_requests.is_none(),
@@ -355,9 +603,13 @@ impl<J: Json> Machine<J> for Wait<J> {
             Event::Tick => {}
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
-                    match (&reply, self.flights.overdue_after(f, now)) {
-                        (Reply::Transport(_), Some(o)) => self.time_out(o),
-                        _ => self.on_reply(f.purpose, reply, now),
+                    match reply {
+                        Reply::Transport(e) if !self.flights.past_deadline(now) => {
+                            let lost = Flights::loss(&f, e, now);
+                            self.on_lost(f.purpose, &f, lost, now);
+                        }
+                        Reply::Transport(_) => {} // the deadline is handled below
+                        reply => self.on_reply(f.purpose, reply, now),
                     }
                 }
             }
@@ -370,7 +622,7 @@ impl<J: Json> Machine<J> for Wait<J> {
                 }
             }
             Event::Stream(e) => self.on_stream(e, now),
-            Event::Abort { reason } => {
+            Event::Abort { reason, .. } => {
                 self.stop_everything();
                 if self.opts.cancel_on_abort {
                     let call = Call::CancelTask { task_id: self.task_id.clone() };
@@ -392,7 +644,14 @@ impl<J: Json> Machine<J> for Wait<J> {
         if self.done {
             return None;
         }
-        [self.flights.deadline, self.next_poll, self.flights.earliest_expiry()].into_iter().flatten().min()
+        let stream = match self.stream {
+            Stream::Opening { expires } => expires,
+            Stream::Reopen { at } => Some(at),
+            Stream::Open { heard } => Some(later(heard, self.opts.listen_check_ms)),
+            Stream::Off => None,
+        };
+        let ttl = self.ttl.as_ref().filter(|t| !t.checked).map(|t| t.expires);
+        [self.flights.deadline, self.next_poll, self.flights.earliest_expiry(), stream, ttl].into_iter().flatten().min()
     }
 }
 

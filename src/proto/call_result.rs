@@ -53,11 +53,17 @@ fn read_mrtr<J: Json>(value: &J) -> Result<Mrtr<J>, String> {
     if requests.is_none() && request_state.is_none() {
         return Err("tools/call answered input_required with neither inputRequests nor requestState".to_owned());
     }
-    if let Some(r) = &requests {
-        if !r.is_object() {
-            return Err("tools/call answered input_required with inputRequests that are not an object".to_owned());
-        }
-    }
+    let entries = match &requests {
+        None => Vec::new(),
+        Some(r) => match r.entries().filter(|_| r.is_object()) {
+            Some(e) => e,
+            None => {
+                return Err(
+                    "tools/call answered input_required with inputRequests that are not a readable object".to_owned()
+                )
+            }
+        },
+    };
     let mut fields = Vec::new();
     if let Some(r) = &requests {
         fields.push(("inputRequests", r.clone()));
@@ -65,5 +71,5 @@ fn read_mrtr<J: Json>(value: &J) -> Result<Mrtr<J>, String> {
     if let Some(s) = &request_state {
         fields.push(("requestState", s.clone()));
     }
-    Ok(Mrtr { requests: requests.map(|r| r.entries()).unwrap_or_default(), request_state, object: J::object(fields) })
+    Ok(Mrtr { requests: entries, request_state, object: J::object(fields) })
 }

@@ -38,44 +38,55 @@ pub struct InputRequest<V> {
     pub params: V,
 }
 
-/// Reads one `inputRequests` entry. Requests are untrusted server data: a malformed entry, or a
-/// url-mode elicitation whose `url` is not `https:`/`http:`, is a protocol error.
+/// Reads one `inputRequests` entry. Requests are untrusted server data: a malformed entry is a
+/// protocol error, and so are an elicitation or sampling request without `params` (their handlers are
+/// promised their params) and a url-mode elicitation whose `url` is not a safe web URL (`http:` or
+/// `https:`, with a host, without credentials; see [`Json::is_safe_web_url`]). A `roots/list` request
+/// without `params` hands its handler `{}`.
 pub fn read_input_request<J: Json>(key: &str, value: &J) -> Result<InputRequest<J>, String> {
+    let named = |what: &str| ["input request \"", key, "\" ", what].concat();
     if !value.is_object() {
-        return Err(format!("input request \"{key}\" is not an object"));
+        return Err(named("is not an object"));
     }
     let Some(method) = value.get_str("method") else {
-        return Err(format!("input request \"{key}\" has no method"));
+        return Err(named("has no method"));
     };
-    let params = value.get("params").unwrap_or_else(J::null);
-    if !(params.is_object() || params.kind() == Kind::Null) {
-        return Err(format!("input request \"{key}\" has params that are not an object"));
+    let params = value.get("params").filter(|p| p.kind() != Kind::Null);
+    if params.as_ref().is_some_and(|p| !p.is_object()) {
+        return Err(named("has params that are not an object"));
     }
     let kind = match method.as_str() {
-        "elicitation/create" => match params.get("mode") {
-            None => Some(InputKind::Form),
-            Some(mode) => match mode.as_str().as_deref() {
-                Some("form") => Some(InputKind::Form),
-                Some("url") => {
-                    let url = params.get_str("url").unwrap_or_default();
-                    if !is_web_url(&url) {
-                        return Err(format!(
-                            "input request \"{key}\" is a url elicitation whose url is not http(s): \"{url}\""
-                        ));
+        "elicitation/create" => {
+            let p = params.as_ref().ok_or_else(|| named("(elicitation/create) has no params"))?;
+            match p.get("mode") {
+                None => Some(InputKind::Form),
+                Some(mode) => match mode.as_str().as_deref() {
+                    Some("form") => Some(InputKind::Form),
+                    Some("url") => {
+                        let url = p.get_str("url").unwrap_or_default();
+                        if !J::is_safe_web_url(&url) {
+                            return Err(named(
+                                &["is a url elicitation whose url is not a safe http(s) URL: \"", &url, "\""].concat(),
+                            ));
+                        }
+                        Some(InputKind::Url)
                     }
-                    Some(InputKind::Url)
-                }
-                _ => None,
-            },
-        },
+                    _ => None,
+                },
+            }
+        }
+        "sampling/createMessage" if params.is_none() => return Err(named("(sampling/createMessage) has no params")),
         "sampling/createMessage" => Some(InputKind::Sampling),
         "roots/list" => Some(InputKind::Roots),
         _ => None,
     };
+    let params = params.unwrap_or_else(|| J::object(vec![]));
     Ok(InputRequest { key: key.to_owned(), kind, params })
 }
 
-/// `true` for an absolute `https:` or `http:` URL with a host and no whitespace or control characters.
+/// `true` for an absolute `https:` or `http:` URL with a host, without credentials (`user@`), and
+/// without whitespace or control characters: the native stand-in for the WHATWG parser the wasm shell
+/// uses. Scheme case-insensitive; the host is what follows `//` up to `/`, `?` or `#`.
 pub fn is_web_url(url: &str) -> bool {
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
     let rest = if lower.starts_with("https://") {
@@ -85,10 +96,19 @@ pub fn is_web_url(url: &str) -> bool {
     } else {
         None
     };
-    match rest {
-        Some(r) => !r.is_empty() && !r.starts_with('/') && !url.chars().any(|c| c.is_whitespace() || c.is_control()),
-        None => false,
+    let Some(rest) = rest else { return false };
+    if url.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\') {
+        return false;
     }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit_once(':').map_or(authority, |(h, port)| {
+        if port.chars().all(|c| c.is_ascii_digit()) {
+            h
+        } else {
+            authority
+        }
+    });
+    !host.is_empty() && !authority.contains('@')
 }
 
 /// Checks an answer for a request of `kind` before it is sent; `Err` says what is wrong.
@@ -118,10 +138,13 @@ pub fn check_elicit_result<J: Json>(v: &J) -> Result<(), String> {
         if !content.is_object() {
             return Err("an elicitation result's content must be an object".to_owned());
         }
-        for (k, value) in content.entries() {
+        let Some(fields) = content.entries() else {
+            return Err("an elicitation result's content cannot be read".to_owned());
+        };
+        for (k, value) in fields {
             let ok = match value.kind() {
                 Kind::String | Kind::Number | Kind::Bool => true,
-                Kind::Array => value.items().iter().all(|i| i.kind() == Kind::String),
+                Kind::Array => value.items().is_some_and(|items| items.iter().all(|i| i.kind() == Kind::String)),
                 _ => false,
             };
             if !ok {
@@ -145,7 +168,7 @@ pub fn check_create_message_result<J: Json>(v: &J) -> Result<(), String> {
     let is_block = |b: &J| b.is_object() && b.get_str("type").is_some();
     match v.get("content") {
         Some(c) if is_block(&c) => {}
-        Some(c) if c.kind() == Kind::Array && !c.items().is_empty() && c.items().iter().all(is_block) => {}
+        Some(c) if c.items().is_some_and(|items| !items.is_empty() && items.iter().all(is_block)) => {}
         _ => return Err("a sampling result needs content: a content block or an array of blocks".to_owned()),
     }
     if v.get_str("model").is_none() {
@@ -156,10 +179,10 @@ pub fn check_create_message_result<J: Json>(v: &J) -> Result<(), String> {
 
 /// A `ListRootsResult`: `roots` is an array of objects whose `uri` is a `file://` URI (`name` optional).
 pub fn check_list_roots_result<J: Json>(v: &J) -> Result<(), String> {
-    let Some(roots) = v.get("roots").filter(|r| r.kind() == Kind::Array) else {
+    let Some(roots) = v.get("roots").and_then(|r| r.items()) else {
         return Err("a roots result needs roots: an array".to_owned());
     };
-    for (i, root) in roots.items().iter().enumerate() {
+    for (i, root) in roots.iter().enumerate() {
         let uri_ok = root.get_str("uri").is_some_and(|u| u.starts_with("file://"));
         if !root.is_object() || !uri_ok {
             return Err(format!("roots[{i}] needs a uri that starts with file://"));

@@ -104,8 +104,8 @@ pub fn deep_merge<J: Json>(base: &J, over: &J) -> J {
     if !(base.is_object() && over.is_object()) {
         return over.clone();
     }
-    let mut fields: Vec<(String, J)> = base.entries();
-    for (k, v) in over.entries() {
+    let mut fields: Vec<(String, J)> = base.entries().unwrap_or_default();
+    for (k, v) in over.entries().unwrap_or_default() {
         match fields.iter_mut().find(|(fk, _)| *fk == k) {
             Some((_, existing)) => *existing = deep_merge(existing, &v),
             None => fields.push((k, v)),

@@ -57,3 +57,18 @@ pub fn describe_failure<J: Json>(value: &J) -> String {
         },
     }
 }
+
+/// `true` when a request that failed without a JSON-RPC answer is worth re-issuing: a network error,
+/// a broken stream, a timeout, HTTP 5xx, 408 or 429. An HTTP 4xx answer without a JSON-RPC error
+/// (a `status` between 400 and 499) is not: sending the same request again would get the same answer.
+pub fn is_transient<J: Json>(error: &J) -> bool {
+    match error.get_f64("status") {
+        Some(s) if (400.0..500.0).contains(&s) => s == 408.0 || s == 429.0,
+        _ => true,
+    }
+}
+
+/// The `Retry-After` a transport exposes on its rejection, as `retryAfterMs` (a non-negative number).
+pub fn retry_after_ms<J: Json>(error: &J) -> Option<u64> {
+    error.get_f64("retryAfterMs").filter(|n| *n >= 0.0 && n.is_finite()).map(|n| n.ceil() as u64)
+}

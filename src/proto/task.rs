@@ -62,6 +62,10 @@ pub struct TaskView<V> {
     pub poll_interval_ms: Option<f64>,
     /// `lastUpdatedAt`, when it is a string.
     pub last_updated_at: Option<String>,
+    /// `createdAt`, when it is a string.
+    pub created_at: Option<String>,
+    /// `ttlMs`, when it is a non-negative number (`null`, absent or anything else: no TTL).
+    pub ttl_ms: Option<f64>,
     /// `inputRequests` as `(key, request)` pairs, when present.
     pub input_requests: Option<Vec<(String, V)>>,
     /// `result`, when present.
@@ -117,7 +121,10 @@ pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, Stri
     let input_requests = match value.get("inputRequests") {
         None => None,
         Some(r) if r.kind() == Kind::Null => None,
-        Some(r) if r.is_object() => Some(r.entries()),
+        Some(r) if r.is_object() => match r.entries() {
+            Some(e) => Some(e),
+            None => return Err(format!("task {task_id} has inputRequests that cannot be read")),
+        },
         Some(_) => return Err(format!("task {task_id} has inputRequests that are not an object")),
     };
     let object = J::object(TASK_FIELDS.iter().filter_map(|&k| value.get(k).map(|v| (k, v))).collect());
@@ -126,6 +133,8 @@ pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, Stri
         status_message: value.get_str("statusMessage"),
         poll_interval_ms: value.get_f64("pollIntervalMs").filter(|n| !n.is_nan()),
         last_updated_at: value.get_str("lastUpdatedAt"),
+        created_at: value.get_str("createdAt"),
+        ttl_ms: value.get_f64("ttlMs").filter(|n| *n >= 0.0),
         input_requests,
         result: value.get("result"),
         error: value.get("error"),
@@ -153,5 +162,17 @@ pub fn is_stale<V>(newer: &TaskView<V>, current: &TaskView<V>) -> bool {
     ) {
         (Some(n), Some(c)) => n < c,
         _ => false,
+    }
+}
+
+/// How long, in ms, the task had existed when `view` was taken, as far as the server's own clock says
+/// (`lastUpdatedAt − createdAt`, at least 0; 0 when either does not parse). Using only server
+/// timestamps keeps clock skew between client and server out of the TTL backstop.
+pub fn age_ms<V>(view: &TaskView<V>) -> f64 {
+    use super::time::parse_rfc3339;
+    match (view.created_at.as_deref().and_then(parse_rfc3339), view.last_updated_at.as_deref().and_then(parse_rfc3339))
+    {
+        (Some(c), Some(u)) if u > c => (u - c) as f64 / 1e6,
+        _ => 0.0,
     }
 }

@@ -52,7 +52,7 @@ pub struct Sim {
     pub detached: Vec<(String, Value, u64)>,
     server: Server,
     handler: Handler,
-    stream_script: Vec<(u64, StreamEvent<Value>)>,
+    stream_scripts: std::collections::VecDeque<Vec<(u64, StreamEvent<Value>)>>,
     queue: Vec<(u64, u64, Pending)>,
     seq: u64,
     stream_open: bool,
@@ -97,7 +97,7 @@ impl Sim {
             detached: Vec::new(),
             server: Box::new(server),
             handler: Box::new(|_, _, _, _| Reaction::Never),
-            stream_script: Vec::new(),
+            stream_scripts: std::collections::VecDeque::new(),
             queue: Vec::new(),
             seq: 0,
             stream_open: false,
@@ -111,9 +111,10 @@ impl Sim {
         self
     }
 
-    /// Events the listen stream delivers, `delay` ms after it opens.
+    /// Events a listen stream delivers, `delay` ms after it opens. Each call scripts one more stream:
+    /// the first open plays the first script, a reopen the next (none left: a silent stream).
     pub fn stream(mut self, events: Vec<(u64, StreamEvent<Value>)>) -> Self {
-        self.stream_script = events;
+        self.stream_scripts.push_back(events);
         self
     }
 
@@ -136,29 +137,8 @@ impl Sim {
     pub fn run<M: Machine<Value>>(&mut self, m: &mut M) -> Value {
         for _ in 0..10_000 {
             self.drain(m);
-            if self.finish.is_some() {
+            if self.finish.is_some() || !self.step(m, u64::MAX) {
                 break;
-            }
-            let next_event = self.queue.iter().map(|(t, s, _)| (*t, *s)).min();
-            let wake = m.wake_at();
-            match (wake, next_event) {
-                (Some(w), Some((t, _))) if w < t => self.tick(m, w),
-                (Some(w), None) => self.tick(m, w),
-                (_, Some((t, s))) => {
-                    let at = self.queue.iter().position(|(qt, qs, _)| *qt == t && *qs == s).unwrap_or(0);
-                    let (t, _, p) = self.queue.remove(at);
-                    assert!(t >= self.now, "time went backwards");
-                    self.now = t;
-                    let event = match p {
-                        Pending::Reply(req, reply) => Event::Reply { req, reply },
-                        Pending::Answer(ask, value) => Event::Answer { ask, value },
-                        Pending::Throw(error) => Event::Throw { error },
-                        Pending::Stream(e) => Event::Stream(e),
-                        Pending::Abort(reason) => Event::Abort { reason },
-                    };
-                    m.handle(t, event);
-                }
-                (None, None) => break,
             }
         }
         self.drain(m);
@@ -167,6 +147,45 @@ impl Sim {
             Some(Finish::Reject(v)) => json!({ "rejected": v }),
             None => Value::Null,
         }
+    }
+
+    /// Runs `m` like [`Sim::run`] but only through the events and timers due by `until` (to inject an
+    /// event at `until` by hand afterwards).
+    pub fn run_until<M: Machine<Value>>(&mut self, m: &mut M, until: u64) {
+        for _ in 0..10_000 {
+            self.drain(m);
+            if self.finish.is_some() || !self.step(m, until) {
+                break;
+            }
+        }
+        self.drain(m);
+        self.now = self.now.max(until);
+    }
+
+    /// Delivers the next event or timer due by `until`; `false` when there is none.
+    fn step<M: Machine<Value>>(&mut self, m: &mut M, until: u64) -> bool {
+        let next_event = self.queue.iter().map(|(t, s, _)| (*t, *s)).min().filter(|(t, _)| *t <= until);
+        let wake = m.wake_at().filter(|w| *w <= until);
+        match (wake, next_event) {
+            (Some(w), Some((t, _))) if w < t => self.tick(m, w),
+            (Some(w), None) => self.tick(m, w),
+            (_, Some((t, s))) => {
+                let at = self.queue.iter().position(|(qt, qs, _)| *qt == t && *qs == s).unwrap_or(0);
+                let (t, _, p) = self.queue.remove(at);
+                assert!(t >= self.now, "time went backwards");
+                self.now = t;
+                let event = match p {
+                    Pending::Reply(req, reply) => Event::Reply { req, reply },
+                    Pending::Answer(ask, value) => Event::Answer { ask, value },
+                    Pending::Throw(error) => Event::Throw { error },
+                    Pending::Stream(e) => Event::Stream(e),
+                    Pending::Abort(reason) => Event::Abort { reason, scope: mcp_tasks_wasm::engine::AbortScope::All },
+                };
+                m.handle(t, event);
+            }
+            (None, None) => return false,
+        }
+        true
     }
 
     fn tick<M: Machine<Value>>(&mut self, m: &mut M, at: u64) {
@@ -232,7 +251,7 @@ impl Sim {
             Action::OpenStream { call } => {
                 self.log(format!("listen{}", describe(&call)));
                 self.stream_open = true;
-                let events = std::mem::take(&mut self.stream_script);
+                let events = self.stream_scripts.pop_front().unwrap_or_default();
                 for (d, e) in events {
                     self.push(self.now + d, Pending::Stream(e));
                 }
