@@ -2,7 +2,7 @@
 // (wasm-bindgen --target web), a size pass with npm binaryen's wasm-opt, and the entry files from js/.
 // Skips the work when pkg/ is newer than every input. Prints the shipped size at the end.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -56,8 +56,10 @@ if (!fresh || process.argv.includes("--force")) {
     "-Oz", "--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
     "--enable-nontrapping-float-to-int", "--enable-mutable-globals", wasmOut, "-o", wasmOut,
   ]);
-  // The glue is shipped minified (names of the wasm imports are object keys and survive).
-  run(join(root, "node_modules/.bin/esbuild"), [glue, "--minify", "--format=esm", "--log-level=warning", `--outfile=${glue}`, "--allow-overwrite"]);
+  // The glue is shipped minified (names of the wasm imports are object keys and survive), with the
+  // shell's JS side (src/wasm/rt.js, emitted as a wasm-bindgen snippet) bundled into it.
+  run(join(root, "node_modules/.bin/esbuild"), [glue, "--bundle", "--minify", "--format=esm", "--log-level=warning", `--outfile=${glue}`, "--allow-overwrite"]);
+  rmSync(join(pkg, "snippets"), { recursive: true, force: true });
   for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
   writeEntryDeclarations();
 } else {

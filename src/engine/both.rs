@@ -71,7 +71,7 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
                     w.handle(self.now, Event::Abort { reason, scope: AbortScope::Wait });
                 }
                 self.phase = Phase::Wait(Box::new(w));
-                self.next_action()
+                Some(Action::NextPart)
             }
             Err(m) => Some(Action::Finish(Finish::Resolve(Outcome::Error(Failure::protocol("tools/call", m, status))))),
         }

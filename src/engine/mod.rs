@@ -150,6 +150,9 @@ pub enum Action<V> {
     },
     /// Close the listen stream.
     CloseStream,
+    /// The call moves on to its next part (`callAndAwait`: from the call to the wait); the
+    /// application callbacks of that part apply from now on.
+    NextPart,
     /// The machine is finished.
     Finish(Finish<V>),
 }

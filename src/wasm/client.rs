@@ -1,7 +1,7 @@
 //! Reading the JS-supplied client (`TasksClient`) and the options objects of the exported functions.
 //! Bad caller input is a `String` message; the exports turn it into a `TypeError` rejection.
 
-use crate::engine::options::{Bounds, HandlerSet, InputMode, DEFAULT_TIMEOUT_MS};
+use crate::engine::options::{Bounds, HandlerSet, InputMode, Retry, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS};
 use crate::json::{Json, Kind};
 use crate::proto::input::InputKind;
 use crate::proto::request::with_tasks_extension;
@@ -34,7 +34,8 @@ impl JsClient {
         let listen = function(value, "listen")?;
         let capabilities = match value.get("clientCapabilities") {
             None => with_tasks_extension(None),
-            Some(c) if c.is_object() => with_tasks_extension(Some(&c)),
+            Some(c) if c.is_object() && c.keys().is_some() => with_tasks_extension(Some(&c)),
+            Some(c) if c.is_object() => return Err("client.clientCapabilities cannot be read".to_owned()),
             Some(_) => return Err("client.clientCapabilities must be an object".to_owned()),
         };
         let request_timeout_ms = millis(value, "requestTimeoutMs", None)?;
@@ -99,14 +100,24 @@ impl Opts {
     }
 
     /// The `signal` option: an `AbortSignal` (duck-typed: `aborted` and `addEventListener`).
-    pub fn signal(&self) -> Result<Option<web_sys::AbortSignal>, String> {
+    pub fn signal(&self) -> Result<Option<JsValue>, String> {
         match self.0.get("signal") {
             None => Ok(None),
-            Some(s) if s.get("aborted").is_some() && function(&s, "addEventListener")?.is_some() => {
-                Ok(Some(s.unchecked_into()))
-            }
+            Some(s) if s.get("aborted").is_some() && function(&s, "addEventListener")?.is_some() => Ok(Some(s)),
             Some(_) => Err("signal must be an AbortSignal".to_owned()),
         }
+    }
+
+    /// The `retries` option (default 3): a whole number of re-issues, at least 0; and the jitter seed.
+    pub fn retry(&self, seed: u64) -> Result<Retry, String> {
+        let retries = match self.0.get("retries") {
+            None => DEFAULT_RETRIES,
+            Some(v) => match v.as_f64() {
+                Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => n as u32,
+                _ => return Err("retries must be a whole number, at least 0".to_owned()),
+            },
+        };
+        Ok(Retry { retries, seed })
     }
 
     /// The `input` option: `"handlers"` (default), `"return"`, or a function; and the handlers

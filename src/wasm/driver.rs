@@ -1,36 +1,31 @@
-//! Runs one engine machine against JS: sends its requests through the client, calls the
-//! application's handlers and `onStatus`, reads the listen stream, arms one timer at a time, listens
-//! to the caller's `AbortSignal`, and settles the returned promise. It makes no protocol decisions.
+//! Runs engine machines against JS: sends their requests through the client, calls the application's
+//! handlers and `onStatus`, reads the listen stream, asks the module's one timer to wake them, watches
+//! the caller's abort signals, and settles the returned promise. It makes no protocol decisions.
+//!
+//! Re-entrancy: application code (a client, a handler, `onStatus`, a getter or Proxy trap on a value
+//! the machine reads, a duck-typed signal) may call back into the module at any moment. No `RefCell`
+//! borrow is held while application code runs, except the machine's own while it reads values: an
+//! event arriving then only goes into the run's inbox (a separate cell) and is handled right after.
 
 use super::client::JsClient;
-use crate::engine::{Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
-use crate::json::Json;
-use crate::proto::input::InputKind;
-use crate::proto::request::Call;
+use super::rt;
+use super::scheduler::{self, now};
+use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Millis, ReqId, StreamEvent};
 use crate::proto::rpc::{read_rejection, Reply};
-use gloo_timers::callback::Timeout;
-use js_sys::{Function, Promise, Reflect};
-use std::cell::RefCell;
+use js_sys::{Array, Function, Promise};
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
-use web_sys::AbortController;
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(f: &Function, ms: i32) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    fn clear_timeout(id: &JsValue);
+/// What the module's timer wakes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Target {
+    /// A run, by handle.
+    Run(u64),
+    /// The bound of a detached request, by id.
+    Detached(u32),
 }
-
-/// How long closing the listen stream may delay the outcome.
-const CLOSE_BOUND_MS: i32 = 5_000;
-/// The longest delay `setTimeout` takes; longer waits re-arm.
-const MAX_TIMER_MS: u64 = i32::MAX as u64;
 
 /// The application callbacks of one run.
 pub struct Hooks {
@@ -40,380 +35,460 @@ pub struct Hooks {
     pub input_fn: Option<Function>,
     /// The input handlers object.
     pub handlers: JsValue,
+    /// The callbacks of the run's next part (`callAndAwait`: the wait's), taken on `Action::NextPart`.
+    pub next: Option<Box<Hooks>>,
 }
 
-struct Stream {
-    controller: AbortController,
-    iterator: Option<JsValue>,
-    epoch: u32,
+/// A signal the run watches, with the part of the call it governs.
+pub struct Watched {
+    /// The signal.
+    pub signal: JsValue,
+    /// What it aborts.
+    pub scope: AbortScope,
 }
 
-struct Driver {
+/// What a settled token stood for.
+enum Pending {
+    Request(ReqId),
+    Ask(AskId),
+    Stream,
+    Signal(AbortScope),
+}
+
+/// The JS side of a run: everything it holds while it runs.
+struct Io {
+    client: Rc<JsClient>,
+    hooks: Hooks,
+    /// Requests in flight: token, id, AbortController.
+    requests: Vec<(u32, ReqId, JsValue)>,
+    /// Running asks: token, id, AbortController.
+    asks: Vec<(u32, AskId, JsValue)>,
+    /// The open stream: token, handle.
+    stream: Option<(u32, JsValue)>,
+    /// Watched signals: token, scope, stop-watching function.
+    signals: Vec<(u32, AbortScope, JsValue)>,
+    /// `resolve` and `reject` of the returned promise (taken at the end).
+    settle: Option<(JsValue, JsValue)>,
+    /// What `onStatus` threw: the promise rejects with it, whatever the outcome.
+    callback_error: Option<JsValue>,
+    /// Times the run is queued at in the module's timer.
+    queued: Vec<Millis>,
+    next_token: u32,
+}
+
+impl Io {
+    fn token(&mut self) -> u32 {
+        self.next_token = self.next_token.wrapping_add(1);
+        self.next_token
+    }
+
+    /// Takes out what `token` stood for (a request, an ask, the stream or a signal).
+    fn take(&mut self, token: u32) -> Option<Pending> {
+        if let Some(at) = self.requests.iter().position(|r| r.0 == token) {
+            return Some(Pending::Request(self.requests.remove(at).1));
+        }
+        if let Some(at) = self.asks.iter().position(|a| a.0 == token) {
+            return Some(Pending::Ask(self.asks.remove(at).1));
+        }
+        if self.stream.as_ref().is_some_and(|s| s.0 == token) {
+            return Some(Pending::Stream); // the stream stays open: more may come
+        }
+        self.signals.iter().find(|s| s.0 == token).map(|s| Pending::Signal(s.1))
+    }
+}
+
+/// One machine being run.
+struct Run {
+    handle: u64,
+    machine: RefCell<Box<dyn Machine<JsValue>>>,
+    inbox: RefCell<VecDeque<Event<JsValue>>>,
+    busy: Cell<bool>,
+    io: RefCell<Io>,
+}
+
+/// Runs in progress, by handle (`generation << 20 | slot`), and detached request bounds.
+#[derive(Default)]
+struct Registry {
+    slots: Vec<(u32, Option<Rc<Run>>)>,
+    free: Vec<u32>,
+    live: usize,
+    detached: Vec<(u32, Millis, JsValue)>,
+    next_detached: u32,
+}
+
+thread_local! {
+    static RUNS: RefCell<Registry> = RefCell::new(Registry::default());
+    static CALLBACK: Function = make_callback();
+}
+
+const SLOT_BITS: u32 = 20;
+
+fn make_callback() -> Function {
+    std::panic::set_hook(Box::new(|info| {
+        rt::console_error(&["mcp-tasks-wasm: internal error (please report it): ", &info.to_string()].concat());
+    }));
+    let f = Closure::<dyn Fn(f64, u32, u32, JsValue)>::new(on_report).into_js_value();
+    let f: Function = f.unchecked_into();
+    rt::rt_init(&f);
+    f
+}
+
+fn lookup(handle: u64) -> Option<Rc<Run>> {
+    let slot = (handle & ((1 << SLOT_BITS) - 1)) as usize;
+    let generation = (handle >> SLOT_BITS) as u32;
+    RUNS.with(|r| match r.borrow().slots.get(slot) {
+        Some((g, Some(run))) if *g == generation => Some(run.clone()),
+        _ => None,
+    })
+}
+
+/// `true` while `target` still needs its timer.
+pub fn is_live(target: Target) -> bool {
+    match target {
+        Target::Run(h) => lookup(h).is_some(),
+        Target::Detached(id) => RUNS.with(|r| r.borrow().detached.iter().any(|d| d.0 == id)),
+    }
+}
+
+/// The module's timer reached `at` for `target`.
+pub fn woken(target: Target, at: Millis) {
+    match target {
+        Target::Run(h) => {
+            if let Some(run) = lookup(h) {
+                run.io.borrow_mut().queued.retain(|t| *t != at);
+                feed(&run, Some(Event::Tick));
+            }
+        }
+        Target::Detached(id) => {
+            let taken = RUNS.with(|r| {
+                let mut r = r.borrow_mut();
+                let at = r.detached.iter().position(|d| d.0 == id)?;
+                Some(r.detached.remove(at).2)
+            });
+            if let Some(c) = taken {
+                rt::abort(&c);
+            }
+        }
+    }
+}
+
+/// Live counts for leak checks: `[runs, requests, asks, streams, timers]`.
+pub fn live_counts() -> [usize; 5] {
+    let (runs, list, detached) = RUNS.with(|r| {
+        let r = r.borrow();
+        let list: Vec<Rc<Run>> = r.slots.iter().filter_map(|(_, run)| run.clone()).collect();
+        (r.live, list, r.detached.len())
+    });
+    let mut counts = [runs, detached, 0, 0, usize::from(scheduler::armed())];
+    for run in list {
+        if let Ok(io) = run.io.try_borrow() {
+            counts[1] += io.requests.len();
+            counts[2] += io.asks.len();
+            counts[3] += usize::from(io.stream.is_some());
+        }
+    }
+    counts
+}
+
+/// Runs `machine` to its end; the promise settles with its outcome (or its rejection). A signal
+/// already aborted rejects at once with its reason, before anything is sent.
+pub fn run(machine: Box<dyn Machine<JsValue>>, client: Rc<JsClient>, hooks: Hooks, signals: Vec<Watched>) -> Promise {
+    CALLBACK.with(|_| {}); // installs the callback and the panic hook on first use
+    let parts = rt::deferred();
+    let promise: Promise = parts.get(0).unchecked_into();
+    let (resolve, reject) = (parts.get(1), parts.get(2));
+    if let Some(w) = signals.iter().find(|w| w.scope != AbortScope::Wait && rt::is_aborted(&w.signal)) {
+        rt::settle_with(&reject, &rt::reason_of(&w.signal));
+        return promise;
+    }
+    let Some(run) = register(machine, client, hooks, (resolve, reject.clone())) else {
+        let e = js_sys::Error::new("mcp-tasks-wasm: too many calls at once");
+        rt::settle_with(&reject, &e);
+        return promise;
+    };
+    for w in signals {
+        let token = run.io.borrow_mut().token();
+        let stop = rt::watch(&w.signal, run.handle as f64, token);
+        run.io.borrow_mut().signals.push((token, w.scope, stop));
+        if rt::is_aborted(&w.signal) {
+            feed(&run, Some(Event::Abort { reason: rt::reason_of(&w.signal), scope: w.scope }));
+        }
+    }
+    feed(&run, None);
+    promise
+}
+
+fn register(
     machine: Box<dyn Machine<JsValue>>,
     client: Rc<JsClient>,
     hooks: Hooks,
-    requests: Vec<(ReqId, AbortController)>,
-    asks: Vec<(AskId, AbortController)>,
-    stream: Option<Stream>,
-    stream_epoch: u32,
-    closing: Option<Promise>,
-    timer: Option<Timeout>,
-    queue: VecDeque<Event<JsValue>>,
-    busy: bool,
-    settle: Option<(Function, Function)>,
-    signal: Option<(JsValue, Function)>,
-    /// The strong reference that keeps a running driver alive; dropped when it finishes.
-    keep_alive: Option<Rc<RefCell<Driver>>>,
-}
-
-type Shared = Rc<RefCell<Driver>>;
-type Link = Weak<RefCell<Driver>>;
-
-/// Milliseconds on the monotonic clock.
-pub fn now() -> u64 {
-    performance_now().max(0.0).floor() as u64
-}
-
-/// Runs `machine` to its end; the promise settles with its outcome (or its rejection).
-pub fn run(machine: Box<dyn Machine<JsValue>>, client: Rc<JsClient>, hooks: Hooks, signal: Option<JsValue>) -> Promise {
-    let mut slot = Some((machine, client, hooks, signal));
-    Promise::new(&mut |resolve, reject| {
-        let Some((machine, client, hooks, signal)) = slot.take() else { return };
-        if let Some(s) = &signal {
-            if s.get("aborted").and_then(|a| a.as_bool()) == Some(true) {
-                let _ = reject.call1(&JsValue::UNDEFINED, &s.get("reason").unwrap_or(JsValue::UNDEFINED));
-                return;
+    settle: (JsValue, JsValue),
+) -> Option<Rc<Run>> {
+    RUNS.with(|r| {
+        let mut r = r.borrow_mut();
+        let slot = match r.free.pop() {
+            Some(s) => s,
+            None if r.slots.len() < (1 << SLOT_BITS) => {
+                r.slots.push((0, None));
+                (r.slots.len() - 1) as u32
             }
-        }
-        let driver = Rc::new(RefCell::new(Driver {
-            machine,
+            None => return None,
+        };
+        let entry = r.slots.get_mut(slot as usize)?;
+        entry.0 = entry.0.wrapping_add(1).max(1);
+        let handle = (u64::from(entry.0) << SLOT_BITS) | u64::from(slot);
+        let io = Io {
             client,
             hooks,
             requests: Vec::new(),
             asks: Vec::new(),
             stream: None,
-            stream_epoch: 0,
-            closing: None,
-            timer: None,
-            queue: VecDeque::new(),
-            busy: false,
-            settle: Some((resolve, reject)),
-            signal: None,
-            keep_alive: None,
-        }));
-        driver.borrow_mut().keep_alive = Some(driver.clone());
-        if let Some(s) = signal {
-            listen_for_abort(&driver, s);
-        }
-        feed(&Rc::downgrade(&driver), None);
+            signals: Vec::new(),
+            settle: Some(settle),
+            callback_error: None,
+            queued: Vec::new(),
+            next_token: 0,
+        };
+        let run = Rc::new(Run {
+            handle,
+            machine: RefCell::new(machine),
+            inbox: RefCell::new(VecDeque::new()),
+            busy: Cell::new(false),
+            io: RefCell::new(io),
+        });
+        entry.1 = Some(run.clone());
+        r.live += 1;
+        Some(run)
     })
 }
 
-fn listen_for_abort(driver: &Shared, signal: JsValue) {
-    let link = Rc::downgrade(driver);
-    let s = signal.clone();
-    let on_abort = Closure::once_into_js(move || {
-        let reason = s.get("reason").unwrap_or(JsValue::UNDEFINED);
-        feed(&link, Some(Event::Abort { reason }));
+fn unregister(handle: u64) {
+    let slot = (handle & ((1 << SLOT_BITS) - 1)) as u32;
+    RUNS.with(|r| {
+        let mut r = r.borrow_mut();
+        if let Some(entry) = r.slots.get_mut(slot as usize) {
+            if entry.1.take().is_some() {
+                r.live -= 1;
+                r.free.push(slot);
+            }
+        }
     });
-    let Ok(on_abort) = on_abort.dyn_into::<Function>() else { return };
-    if let Some(add) = signal.get("addEventListener").and_then(|f| f.dyn_into::<Function>().ok()) {
-        let _ = add.call2(&signal, &"abort".into(), &on_abort);
-        driver.borrow_mut().signal = Some((signal, on_abort));
-    }
 }
 
-/// Queues `event` (if any) and runs the machine until it has nothing left to do.
-fn feed(link: &Link, event: Option<Event<JsValue>>) {
-    let Some(this) = link.upgrade() else { return };
-    {
-        let mut d = this.borrow_mut();
-        if d.settle.is_none() {
-            return;
+/// The callback `rt.js` reports through: `kind` is 1 (resolved / a message / an abort), 0 (rejected /
+/// failed) or 2 (a stream ended).
+fn on_report(handle: f64, token: u32, kind: u32, value: JsValue) {
+    if handle == 0.0 {
+        return forget_detached(token);
+    }
+    let Some(run) = lookup(handle as u64) else { return };
+    let pending = run.io.borrow_mut().take(token);
+    let event = match pending {
+        None => return, // stopped meanwhile: a late answer is dropped
+        Some(Pending::Request(req)) => {
+            let reply = if kind == 1 { Reply::Result(value) } else { read_rejection(value) };
+            Event::Reply { req, reply }
         }
-        if let Some(e) = event {
-            d.queue.push_back(e);
-        }
-        if d.busy {
-            return;
-        }
-        d.busy = true;
+        Some(Pending::Ask(ask)) if kind == 1 => Event::Answer { ask, value },
+        Some(Pending::Ask(_)) => Event::Throw { error: value },
+        Some(Pending::Stream) => Event::Stream(match kind {
+            1 => StreamEvent::Message(value),
+            2 => StreamEvent::End,
+            _ => StreamEvent::Failed(value),
+        }),
+        Some(Pending::Signal(scope)) => Event::Abort { reason: value, scope },
+    };
+    feed(&run, Some(event));
+}
+
+/// Queues `event` (if any) and runs the machine until it has nothing left to do; then asks the timer
+/// to wake it when it needs to.
+fn feed(run: &Rc<Run>, event: Option<Event<JsValue>>) {
+    if let Some(e) = event {
+        run.inbox.borrow_mut().push_back(e);
+    }
+    if run.busy.replace(true) {
+        return; // an outer call is running the machine: it takes the event from the inbox
     }
     loop {
         loop {
-            let action = this.borrow_mut().machine.next_action();
+            let action = run.machine.borrow_mut().next_action();
             match action {
-                Some(a) => perform(&this, a),
+                Some(a) => perform(run, a),
                 None => break,
             }
         }
-        let next = this.borrow_mut().queue.pop_front();
+        let next = run.inbox.borrow_mut().pop_front();
         match next {
-            Some(e) => this.borrow_mut().machine.handle(now(), e),
+            Some(e) if run.io.borrow().settle.is_some() => run.machine.borrow_mut().handle(now(), e),
+            Some(_) => {}
             None => break,
         }
     }
-    let mut d = this.borrow_mut();
-    d.busy = false;
-    d.timer = None;
-    if d.settle.is_some() {
-        if let Some(at) = d.machine.wake_at() {
-            let delay = at.saturating_sub(now()).min(MAX_TIMER_MS) as u32;
-            let link = link.clone();
-            d.timer = Some(Timeout::new(delay, move || feed(&link, Some(Event::Tick))));
+    run.busy.set(false);
+    if run.io.borrow().settle.is_none() {
+        return;
+    }
+    let at = run.machine.borrow().wake_at();
+    if let Some(at) = at {
+        let mut io = run.io.borrow_mut();
+        if io.queued.iter().all(|q| *q > at) {
+            io.queued.push(at);
+            drop(io);
+            scheduler::wake(at, Target::Run(run.handle));
         }
     }
 }
 
-fn perform(this: &Shared, action: Action<JsValue>) {
-    let link = Rc::downgrade(this);
+/// Carries out one action. Application code runs only outside every borrow.
+fn perform(run: &Rc<Run>, action: Action<JsValue>) {
+    let h = run.handle as f64;
     match action {
         Action::Send { req, call, timeout_ms } => {
-            let client = this.borrow().client.clone();
-            let (controller, promise) = send(&client, &call, timeout_ms);
-            this.borrow_mut().requests.push((req, controller));
-            spawn_local(async move {
-                let reply = match JsFuture::from(promise).await {
-                    Ok(v) => Reply::Result(v),
-                    Err(e) => read_rejection(e),
-                };
-                if let Some(d) = link.upgrade() {
-                    d.borrow_mut().requests.retain(|(id, _)| *id != req);
-                }
-                feed(&link, Some(Event::Reply { req, reply }));
-            });
+            let (client, token) = {
+                let mut io = run.io.borrow_mut();
+                (io.client.clone(), io.token())
+            };
+            let params = call.params(&client.capabilities);
+            let c = rt::send(
+                &client.object,
+                &client.request,
+                call.method(),
+                &params,
+                timeout_ms.map(|t| t as f64),
+                h,
+                token,
+            );
+            run.io.borrow_mut().requests.push((token, req, c));
         }
-        Action::SendDetached { call, timeout_ms } => {
-            let client = this.borrow().client.clone();
-            let (controller, promise) = send(&client, &call, Some(timeout_ms));
-            spawn_local(async move {
-                let bound = Timeout::new(timeout_ms.min(MAX_TIMER_MS) as u32, move || controller.abort());
-                let _ = JsFuture::from(promise).await;
-                drop(bound);
-            });
-        }
+        Action::SendDetached { call, timeout_ms } => send_detached(run, &call, timeout_ms),
         Action::Abort { req } => {
-            // Taken out first: abort() runs the signal's listeners synchronously, outside any borrow.
-            let taken = take_controller(&mut this.borrow_mut().requests, req);
+            let taken = {
+                let mut io = run.io.borrow_mut();
+                io.requests.iter().position(|r| r.1 == req).map(|at| io.requests.remove(at).2)
+            };
             if let Some(c) = taken {
-                c.abort();
+                rt::abort(&c);
             }
         }
         Action::Status(status) => {
-            let on_status = this.borrow().hooks.on_status.clone();
+            let on_status = run.io.borrow().hooks.on_status.clone();
             if let Some(f) = on_status {
-                if let Err(error) = f.call1(&JsValue::UNDEFINED, &status) {
-                    this.borrow_mut().queue.push_back(Event::Throw { error });
+                let thrown = rt::call1(&f, &JsValue::UNDEFINED, &status);
+                if !thrown.is_undefined() {
+                    let error = thrown.dyn_ref::<Array>().map_or(JsValue::UNDEFINED, |a| a.get(0));
+                    let mut io = run.io.borrow_mut();
+                    io.callback_error.get_or_insert(error.clone());
+                    drop(io);
+                    run.inbox.borrow_mut().push_back(Event::Throw { error });
                 }
             }
         }
         Action::Ask { ask, kind, key, params, status } => {
-            let handlers = this.borrow().hooks.handlers.clone();
-            let handler = JsClient::handler(&handlers, kind);
-            start_ask(this, ask, handler, handlers, params, Some((key, kind)), status);
+            let (handlers, token) = {
+                let mut io = run.io.borrow_mut();
+                (io.hooks.handlers.clone(), io.token())
+            };
+            let c = match JsClient::handler(&handlers, kind) {
+                Some(f) => rt::ask(&f, &handlers, &params, Some(key), &status, h, token),
+                // The handler vanished since the options were read: an invalid answer.
+                None => return run.inbox.borrow_mut().push_back(Event::Answer { ask, value: JsValue::UNDEFINED }),
+            };
+            run.io.borrow_mut().asks.push((token, ask, c));
         }
         Action::AskAll { ask, status } => {
-            let function = this.borrow().hooks.input_fn.clone();
-            start_ask(this, ask, function, JsValue::UNDEFINED, status, None, JsValue::UNDEFINED);
+            let (f, token) = {
+                let mut io = run.io.borrow_mut();
+                (io.hooks.input_fn.clone(), io.token())
+            };
+            let Some(f) = f else {
+                return run.inbox.borrow_mut().push_back(Event::Answer { ask, value: JsValue::UNDEFINED });
+            };
+            let c = rt::ask(&f, &JsValue::UNDEFINED, &status, None, &JsValue::UNDEFINED, h, token);
+            run.io.borrow_mut().asks.push((token, ask, c));
         }
         Action::StopAsk { ask } => {
-            let taken = take_controller(&mut this.borrow_mut().asks, ask);
-            if let Some(c) = taken {
-                c.abort();
-            }
-        }
-        Action::OpenStream { call } => open_stream(this, &call),
-        Action::CloseStream => close_stream(this),
-        Action::Finish(finish) => {
-            let mut guard = this.borrow_mut();
-            let d = &mut *guard;
-            let Some((resolve, reject)) = d.settle.take() else { return };
-            let (f, value) = match finish {
-                Finish::Resolve(o) => (resolve, o.to_json()),
-                Finish::Reject(v) => (reject, v),
+            let taken = {
+                let mut io = run.io.borrow_mut();
+                io.asks.iter().position(|a| a.1 == ask).map(|at| io.asks.remove(at).2)
             };
-            let controllers: Vec<AbortController> =
-                d.requests.drain(..).map(|(_, c)| c).chain(d.asks.drain(..).map(|(_, c)| c)).collect();
-            if let Some((signal, on_abort)) = d.signal.take() {
-                if let Some(remove) = signal.get("removeEventListener").and_then(|f| f.dyn_into::<Function>().ok()) {
-                    let _ = remove.call2(&signal, &"abort".into(), &on_abort);
-                }
-            }
-            d.timer = None;
-            let closing = d.closing.take();
-            d.keep_alive = None;
-            drop(guard);
-            for c in controllers {
-                c.abort();
-            }
-            match closing {
-                None => {
-                    let _ = f.call1(&JsValue::UNDEFINED, &value);
-                }
-                Some(p) => spawn_local(async move {
-                    let _ = JsFuture::from(p).await;
-                    let _ = f.call1(&JsValue::UNDEFINED, &value);
-                }),
+            if let Some(c) = taken {
+                rt::abort(&c);
             }
         }
+        Action::OpenStream { call } => {
+            let (client, token) = {
+                let mut io = run.io.borrow_mut();
+                (io.client.clone(), io.token())
+            };
+            let Some(listen) = client.listen.clone() else {
+                return run.inbox.borrow_mut().push_back(Event::Stream(StreamEvent::Unsupported));
+            };
+            let handle = rt::open_stream(&client.object, &listen, &call.params(&client.capabilities), h, token);
+            run.io.borrow_mut().stream = Some((token, handle));
+        }
+        Action::CloseStream => {
+            let taken = run.io.borrow_mut().stream.take();
+            if let Some((_, s)) = taken {
+                rt::close_stream(&s);
+            }
+        }
+        Action::NextPart => {
+            let mut io = run.io.borrow_mut();
+            if let Some(next) = io.hooks.next.take() {
+                io.hooks = *next;
+            }
+        }
+        Action::Finish(finish) => end(run, finish),
     }
 }
 
-/// Removes the controller registered under `id`, if any.
-fn take_controller<I: PartialEq>(list: &mut Vec<(I, AbortController)>, id: I) -> Option<AbortController> {
-    let at = list.iter().position(|(i, _)| *i == id)?;
-    Some(list.remove(at).1)
+/// Ends a run: stops every request, ask, stream and signal watch (none awaited), then settles.
+fn end(run: &Rc<Run>, finish: Finish<JsValue>) {
+    let mut io = run.io.borrow_mut();
+    let Some((resolve, reject)) = io.settle.take() else { return };
+    let requests: Vec<JsValue> = io.requests.drain(..).map(|r| r.2).collect();
+    let asks: Vec<JsValue> = io.asks.drain(..).map(|a| a.2).collect();
+    let stream = io.stream.take();
+    let signals: Vec<JsValue> = io.signals.drain(..).map(|s| s.2).collect();
+    let callback_error = io.callback_error.take();
+    drop(io);
+    unregister(run.handle);
+    run.inbox.borrow_mut().clear();
+    for stop in signals {
+        rt::call_quietly(&stop);
+    }
+    for c in requests.iter().chain(asks.iter()) {
+        rt::abort(c);
+    }
+    if let Some((_, s)) = stream {
+        rt::close_stream(&s);
+    }
+    match (finish, callback_error) {
+        (Finish::Resolve(_), Some(error)) => rt::settle_with(&reject, &error),
+        (Finish::Resolve(o), None) => rt::settle_with(&resolve, &o.to_json()),
+        (Finish::Reject(v), _) => rt::settle_with(&reject, &v),
+    }
+    scheduler::arm();
 }
 
-/// Calls `client.request(method, params, {signal, timeoutMs?})`; a synchronous throw becomes a rejection.
-fn send(client: &JsClient, call: &Call<JsValue>, timeout_ms: Option<u64>) -> (AbortController, Promise) {
+/// A best-effort request whose answer nobody awaits, aborted after `timeout_ms` by the module's timer.
+fn send_detached(run: &Rc<Run>, call: &crate::proto::request::Call<JsValue>, timeout_ms: u64) {
+    let client = run.io.borrow().client.clone();
+    let id = RUNS.with(|r| {
+        let mut r = r.borrow_mut();
+        r.next_detached = r.next_detached.wrapping_add(1).max(1);
+        r.next_detached
+    });
     let params = call.params(&client.capabilities);
-    let controller = new_controller();
-    let mut fields = vec![("signal", JsValue::from(controller.signal()))];
-    if let Some(t) = timeout_ms {
-        fields.push(("timeoutMs", JsValue::from_f64(t as f64)));
-    }
-    let options = JsValue::object(fields);
-    let ret = client.request.call3(&client.object, &call.method().into(), &params, &options);
-    (controller, settled(ret))
+    let c = rt::send(&client.object, &client.request, call.method(), &params, Some(timeout_ms as f64), 0.0, id);
+    let at = now().saturating_add(timeout_ms);
+    RUNS.with(|r| r.borrow_mut().detached.push((id, at, c)));
+    scheduler::wake(at, Target::Detached(id));
 }
 
-fn settled(ret: Result<JsValue, JsValue>) -> Promise {
-    match ret {
-        Ok(v) => Promise::resolve(&v),
-        Err(e) => Promise::reject(&e),
-    }
-}
-
-fn new_controller() -> AbortController {
-    // `AbortController` exists wherever this package runs (browsers, workers, Node >= 16).
-    AbortController::new().unwrap_or_else(|_| JsValue::UNDEFINED.unchecked_into())
-}
-
-/// Calls an input handler (`key` given) or the input function with a context carrying an abort signal.
-fn start_ask(
-    this: &Shared,
-    ask: AskId,
-    f: Option<Function>,
-    this_arg: JsValue,
-    arg: JsValue,
-    key: Option<(String, InputKind)>,
-    status: JsValue,
-) {
-    let link = Rc::downgrade(this);
-    let controller = new_controller();
-    let mut ctx = vec![("signal", JsValue::from(controller.signal()))];
-    if let Some((k, _)) = &key {
-        ctx.insert(0, ("key", JsValue::from_str(k)));
-        ctx.insert(1, ("status", status));
-    }
-    let ret = match f {
-        Some(f) => f.call2(&this_arg, &arg, &JsValue::object(ctx)),
-        None => Ok(JsValue::UNDEFINED), // the handler vanished: an invalid answer
-    };
-    this.borrow_mut().asks.push((ask, controller));
-    let promise = settled(ret);
-    spawn_local(async move {
-        let event = match JsFuture::from(promise).await {
-            Ok(value) => Event::Answer { ask, value },
-            Err(error) => Event::Throw { error },
-        };
-        if let Some(d) = link.upgrade() {
-            let mut d = d.borrow_mut();
-            if !d.asks.iter().any(|(id, _)| *id == ask) {
-                return; // stopped: the late answer (or exception) is dropped
-            }
-            d.asks.retain(|(id, _)| *id != ask);
-        }
-        feed(&link, Some(event));
-    });
-}
-
-fn open_stream(this: &Shared, call: &Call<JsValue>) {
-    let client = this.borrow().client.clone();
-    let Some(listen) = client.listen.clone() else {
-        this.borrow_mut().queue.push_back(Event::Stream(StreamEvent::Unsupported));
-        return;
-    };
-    let controller = new_controller();
-    let options = JsValue::object(vec![("signal", controller.signal().into())]);
-    let ret = listen.call2(&client.object, &call.params(&client.capabilities), &options);
-    let epoch = {
-        let mut d = this.borrow_mut();
-        d.stream_epoch += 1;
-        let epoch = d.stream_epoch;
-        d.stream = Some(Stream { controller, iterator: None, epoch });
-        epoch
-    };
-    let link = Rc::downgrade(this);
-    let promise = settled(ret);
-    spawn_local(async move {
-        let event = match read_stream(&link, epoch, promise).await {
-            Ok(()) => StreamEvent::End,
-            Err(e) => StreamEvent::Failed(e),
-        };
-        if is_current(&link, epoch) {
-            feed(&link, Some(Event::Stream(event)));
-        }
-    });
-}
-
-fn is_current(link: &Link, epoch: u32) -> bool {
-    link.upgrade().is_some_and(|d| d.borrow().stream.as_ref().is_some_and(|s| s.epoch == epoch))
-}
-
-/// Reads the async iterable `listen` resolved with, feeding each message, until it ends or the
-/// stream is closed.
-async fn read_stream(link: &Link, epoch: u32, opened: Promise) -> Result<(), JsValue> {
-    let iterable = JsFuture::from(opened).await?;
-    let iterator = match Reflect::get(&iterable, &js_sys::Symbol::async_iterator())
-        .ok()
-        .and_then(|f| f.dyn_into::<Function>().ok())
-    {
-        Some(f) => f.call0(&iterable)?,
-        None if iterable.get("next").is_some() => iterable,
-        None => return Err(js_sys::TypeError::new("listen() did not return an async iterable").into()),
-    };
-    let next = iterator
-        .get("next")
-        .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or_else(|| JsValue::from_str("the listen iterator has no next()"))?;
-    match link.upgrade() {
-        Some(d) => match d.borrow_mut().stream.as_mut() {
-            Some(s) if s.epoch == epoch => s.iterator = Some(iterator.clone()),
-            _ => return Ok(()),
-        },
-        None => return Ok(()),
-    }
-    loop {
-        let step = JsFuture::from(settled(next.call0(&iterator))).await?;
-        if !is_current(link, epoch) {
-            return Ok(());
-        }
-        if step.get("done").and_then(|d| d.as_bool()) == Some(true) {
-            return Ok(());
-        }
-        let message = step.get("value").unwrap_or(JsValue::UNDEFINED);
-        feed(link, Some(Event::Stream(StreamEvent::Message(message))));
-    }
-}
-
-/// Aborts the stream's signal and asks its iterator to finish; the outcome waits for that at most
-/// `CLOSE_BOUND_MS`.
-fn close_stream(this: &Shared) {
-    let Some(stream) = this.borrow_mut().stream.take() else { return };
-    stream.controller.abort();
-    let Some(iterator) = stream.iterator else { return };
-    let Some(ret) = iterator.get("return").and_then(|f| f.dyn_into::<Function>().ok()) else { return };
-    let returned = settled(ret.call0(&iterator));
-    let mut timer = JsValue::UNDEFINED;
-    let bound = Promise::new(&mut |resolve, _| timer = set_timeout(&resolve, CLOSE_BOUND_MS));
-    let race = Promise::race(&[returned, bound].into_iter().collect::<js_sys::Array>());
-    // Whatever wins, clear the bound's timer so it does not keep a Node process alive.
-    let clear = Closure::once_into_js(move |_: JsValue| clear_timeout(&timer));
-    let Ok(clear) = clear.dyn_into::<Function>() else { return };
-    let Some(then) = race.get("then").and_then(|f| f.dyn_into::<Function>().ok()) else { return };
-    if let Ok(p) = then.call2(&race, &clear, &clear) {
-        this.borrow_mut().closing = Some(p.unchecked_into());
-    }
+/// A detached request settled: its bound is no longer needed.
+fn forget_detached(id: u32) {
+    RUNS.with(|r| r.borrow_mut().detached.retain(|d| d.0 != id));
+    scheduler::arm();
 }

@@ -1,44 +1,58 @@
-//! The exported JS API. Each async function reads its arguments (bad ones reject with a `TypeError`),
-//! builds an engine machine and hands it to the driver.
+//! The exported JS API. Each async function reads every argument first (a bad one rejects with a
+//! `TypeError`; nothing is sent), builds an engine machine and hands it to the driver. No exported
+//! function throws: every failure is a rejected promise.
 
 use super::client::{JsClient, Opts};
-use super::driver::{now, run, Hooks};
+use super::driver::{live_counts, run, Hooks, Watched};
+use super::scheduler::now;
+use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallOptions, CallTool};
-use crate::engine::options::{WaitOptions, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS};
+use crate::engine::options::{
+    WaitOptions, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS,
+    DEFAULT_POLL_INTERVAL_MS,
+};
 use crate::engine::step::Step;
 use crate::engine::wait::{read_seed, Wait};
+use crate::engine::AbortScope;
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports, with_tasks_extension, Call};
 use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 /// A promise rejected with the same `TypeError` ("function: message") the transports throw.
 fn type_error(function: &str, message: String) -> Promise {
-    Promise::reject(&crate::transport::http::type_error(function, &message))
+    let parts = super::rt::deferred();
+    super::rt::settle_with(&parts.get(2), &crate::transport::http::type_error(function, &message));
+    parts.get(0).unchecked_into()
+}
+
+/// A seed for the jitter of backoffs.
+fn seed() -> u64 {
+    (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64
 }
 
 fn no_hooks() -> Hooks {
-    Hooks { on_status: None, input_fn: None, handlers: JsValue::UNDEFINED }
+    Hooks { on_status: None, input_fn: None, handlers: JsValue::UNDEFINED, next: None }
 }
 
-/// Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
-/// with `{tag: "task", status}`, `{tag: "ok", result}`, `{tag: "input_required", status}` or
-/// `{tag: "error", error}`. MRTR rounds are answered through the `input` option.
-#[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolOutcome>")]
-pub fn call_tool(
-    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] options: JsValue,
-) -> Promise {
-    start_call(client, name, args, options).unwrap_or_else(|m| type_error("callTool", m))
+fn watched(signal: Option<JsValue>, scope: AbortScope) -> Vec<Watched> {
+    signal.map(|signal| Watched { signal, scope }).into_iter().collect()
 }
 
-fn start_call(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<Promise, String> {
-    let client = JsClient::read(&client)?;
+/// Everything `callTool` reads.
+struct CallArgs {
+    client: JsClient,
+    name: String,
+    arguments: Option<JsValue>,
+    opts: CallOptions<JsValue>,
+    hooks: Hooks,
+    signal: Option<JsValue>,
+}
+
+fn read_call(client: &JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<CallArgs, String> {
+    let client = JsClient::read(client)?;
     let name = name.as_string().filter(|n| !n.is_empty()).ok_or("the tool name must be a non-empty string")?;
     let arguments = if args.is_undefined() || args.is_null() {
         None
@@ -55,9 +69,62 @@ fn start_call(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -
         input_responses: opts.get("inputResponses"),
         request_state: opts.get("requestState"),
     };
-    let machine = CallTool::new(name, arguments, call_opts, now());
-    let hooks = Hooks { on_status: None, input_fn, handlers };
-    Ok(run(Box::new(machine), Rc::new(client), hooks, opts.signal()?.map(Into::into)))
+    let signal = opts.signal()?;
+    Ok(CallArgs {
+        client,
+        name,
+        arguments,
+        opts: call_opts,
+        hooks: Hooks { on_status: None, input_fn, handlers, next: None },
+        signal,
+    })
+}
+
+/// Everything `awaitTask` reads (but the seed).
+struct WaitArgs {
+    opts: WaitOptions,
+    hooks: Hooks,
+    signal: Option<JsValue>,
+}
+
+fn read_wait(client: &JsClient, options: JsValue) -> Result<WaitArgs, String> {
+    let opts = Opts::read(options, "options")?;
+    let (input, input_fn, handlers) = opts.input(client)?;
+    let wait_opts = WaitOptions {
+        bounds: opts.bounds(client)?,
+        poll_interval_ms: opts.millis_or("pollIntervalMs", DEFAULT_POLL_INTERVAL_MS)?,
+        min_poll_interval_ms: opts.millis_or("minPollIntervalMs", DEFAULT_MIN_POLL_INTERVAL_MS)?,
+        max_poll_interval_ms: opts.millis_or("maxPollIntervalMs", DEFAULT_MAX_POLL_INTERVAL_MS)?,
+        retry: opts.retry(seed())?,
+        listen_check_ms: opts.millis_or("listenCheckMs", DEFAULT_LISTEN_CHECK_MS)?,
+        cancel_on_abort: opts.flag("cancelOnAbort")?,
+        input,
+        listen: opts.flag("listen")?,
+    };
+    if wait_opts.min_poll_interval_ms > wait_opts.max_poll_interval_ms {
+        return Err("minPollIntervalMs must not exceed maxPollIntervalMs".to_owned());
+    }
+    let hooks = Hooks { on_status: opts.function("onStatus")?, input_fn, handlers, next: None };
+    Ok(WaitArgs { opts: wait_opts, hooks, signal: opts.signal()? })
+}
+
+/// Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
+/// with `{tag: "task", status}`, `{tag: "ok", result}`, `{tag: "input_required", status}` or
+/// `{tag: "error", error}`. MRTR rounds are answered through the `input` option.
+#[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolOutcome>")]
+pub fn call_tool(
+    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] options: JsValue,
+) -> Promise {
+    match read_call(&client, name, args, options) {
+        Ok(c) => {
+            let machine = CallTool::new(c.name, c.arguments, c.opts, now());
+            run(Box::new(machine), Rc::new(c.client), c.hooks, watched(c.signal, AbortScope::All))
+        }
+        Err(m) => type_error("callTool", m),
+    }
 }
 
 /// Waits for a task to finish (polling `tasks/get`, or listening with `listen: true`), answering
@@ -69,29 +136,18 @@ pub fn await_task(
     #[wasm_bindgen(js_name = statusOrTaskId, unchecked_param_type = "TaskStatus | string")] status_or_task_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "AwaitTaskOptions")] options: JsValue,
 ) -> Promise {
-    start_wait(client, status_or_task_id, options).unwrap_or_else(|m| type_error("awaitTask", m))
-}
-
-fn start_wait(client: JsValue, seed: JsValue, options: JsValue) -> Result<Promise, String> {
-    let client = JsClient::read(&client)?;
-    let opts = Opts::read(options, "options")?;
-    let (input, input_fn, handlers) = opts.input(&client)?;
-    let wait_opts = WaitOptions {
-        bounds: opts.bounds(&client)?,
-        poll_interval_ms: opts.millis_or("pollIntervalMs", DEFAULT_POLL_INTERVAL_MS)?,
-        min_poll_interval_ms: opts.millis_or("minPollIntervalMs", DEFAULT_MIN_POLL_INTERVAL_MS)?,
-        cancel_on_abort: opts.flag("cancelOnAbort")?,
-        input,
-        listen: opts.flag("listen")?,
+    let started = || -> Result<Promise, String> {
+        let client = JsClient::read(&client)?;
+        let w = read_wait(&client, options)?;
+        let machine = Wait::new(read_seed(status_or_task_id)?, w.opts, now())?;
+        Ok(run(Box::new(machine), Rc::new(client), w.hooks, watched(w.signal, AbortScope::All)))
     };
-    let machine = Wait::new(read_seed(seed)?, wait_opts, now())?;
-    let hooks = Hooks { on_status: opts.function("onStatus")?, input_fn, handlers };
-    Ok(run(Box::new(machine), Rc::new(client), hooks, opts.signal()?.map(Into::into)))
+    started().unwrap_or_else(|m| type_error("awaitTask", m))
 }
 
 /// `callTool`, then `awaitTask` when it created a task; an immediate result, error or
-/// `input_required` is returned as is. The call's `signal` also bounds the wait unless
-/// `awaitOptions` has its own.
+/// `input_required` is returned as is. Every argument of both parts is checked before anything is
+/// sent. The call's `signal` also bounds the wait unless `awaitOptions` has its own.
 #[wasm_bindgen(js_name = callAndAwait, unchecked_return_type = "Promise<CallAndAwaitOutcome>")]
 pub fn call_and_await(
     #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
@@ -100,23 +156,18 @@ pub fn call_and_await(
     #[wasm_bindgen(js_name = callOptions, unchecked_optional_param_type = "CallToolOptions")] call_options: JsValue,
     #[wasm_bindgen(js_name = awaitOptions, unchecked_optional_param_type = "AwaitTaskOptions")] await_options: JsValue,
 ) -> Promise {
-    let signal = call_options.get("signal");
-    let first = call_tool(client.clone(), name, args, call_options);
-    future_to_promise(async move {
-        let outcome = JsFuture::from(first).await?;
-        if outcome.get_str("tag").as_deref() != Some("task") {
-            return Ok(outcome);
-        }
-        let status = outcome.get("status").unwrap_or(JsValue::UNDEFINED);
-        let await_options = match signal {
-            Some(s) if await_options.get("signal").is_none() => {
-                let base = if await_options.is_object() { await_options } else { JsValue::object(vec![]) };
-                base.with_field("signal", Some(s))
-            }
-            _ => await_options,
-        };
-        JsFuture::from(await_task(client, status, await_options)).await
-    })
+    let started = || -> Result<Promise, String> {
+        let c = read_call(&client, name, args, call_options)?;
+        let w = read_wait(&c.client, await_options)?;
+        let mut signals = Vec::new();
+        let call_scope = if w.signal.is_some() { AbortScope::Call } else { AbortScope::All };
+        signals.extend(watched(c.signal, call_scope));
+        signals.extend(watched(w.signal, AbortScope::Wait));
+        let machine = CallAndAwait::new(c.name, c.arguments, c.opts, w.opts, now());
+        let hooks = Hooks { next: Some(Box::new(w.hooks)), ..c.hooks };
+        Ok(run(Box::new(machine), Rc::new(c.client), hooks, signals))
+    };
+    started().unwrap_or_else(|m| type_error("callAndAwait", m))
 }
 
 fn start_step(
@@ -130,10 +181,26 @@ fn start_step(
         let client = JsClient::read(&client)?;
         let task_id = task_id.as_string().filter(|t| !t.is_empty()).ok_or("the task id must be a non-empty string")?;
         let opts = Opts::read(options, "options")?;
-        let machine = Step::new(make(task_id.clone()), task_id, opts.bounds(&client)?, now());
-        Ok(run(Box::new(machine), Rc::new(client), no_hooks(), opts.signal()?.map(Into::into)))
+        let machine = Step::new(make(task_id.clone()), task_id, opts.bounds(&client)?, opts.retry(seed())?, now());
+        Ok(run(Box::new(machine), Rc::new(client), no_hooks(), watched(opts.signal()?, AbortScope::All)))
     };
     started().unwrap_or_else(|m| type_error(function, m))
+}
+
+/// Live counts of what the module holds, for leak checks: `{runs, requests, asks, streams, timers}`
+/// (calls in progress, requests in flight incl. detached cancels, input handler calls running, open
+/// listen streams, armed timers — the module arms at most one). All zero when nothing is running.
+#[wasm_bindgen(js_name = liveCounts, unchecked_return_type = "LiveCounts")]
+pub fn live_counts_js() -> JsValue {
+    let [runs, requests, asks, streams, timers] = live_counts();
+    let n = |v: usize| JsValue::from_f64(v as f64);
+    JsValue::object(vec![
+        ("runs", n(runs)),
+        ("requests", n(requests)),
+        ("asks", n(asks)),
+        ("streams", n(streams)),
+        ("timers", n(timers)),
+    ])
 }
 
 /// Reads a task's status once (`tasks/get`): `{tag: "ok", status}` or `{tag: "error", error}`.
@@ -155,7 +222,7 @@ pub fn update_task(
     #[wasm_bindgen(unchecked_param_type = "InputResponses")] responses: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "StepOptions")] options: JsValue,
 ) -> Promise {
-    if !responses.is_object() {
+    if responses.kind() != crate::json::Kind::Object {
         return type_error("updateTask", "responses must be an object (key → response)".to_owned());
     }
     start_step("updateTask", client, task_id, options, |task_id| Call::UpdateTaskRaw { task_id, responses })

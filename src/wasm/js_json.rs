@@ -1,26 +1,28 @@
-//! `Json` over JS values: reads go through `Reflect`, builds create plain objects and arrays.
-//! Nothing is copied or serialized, so a tool result stays the object the client produced.
+//! `Json` over JS values: every read goes through a catching import (`Reflect.get` with `catch`, or
+//! `rt.js`), so a throwing getter or Proxy trap, or a revoked Proxy, reads as absent / unreadable and
+//! ends that one call as a documented outcome. Builds create plain objects and arrays. Nothing is
+//! copied or serialized, so a tool result stays the object the client produced.
 
+use super::rt;
 use crate::json::{Json, Kind};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
+fn strings(list: JsValue) -> Option<Vec<String>> {
+    let a: Array = list.dyn_into().ok()?;
+    Some(a.iter().filter_map(|k| k.as_string()).collect())
+}
+
 impl Json for JsValue {
     fn kind(&self) -> Kind {
-        if self.is_null() {
-            Kind::Null
-        } else if self.as_bool().is_some() {
-            Kind::Bool
-        } else if self.as_f64().is_some() {
-            Kind::Number
-        } else if self.is_string() {
-            Kind::String
-        } else if Array::is_array(self) {
-            Kind::Array
-        } else if self.is_object() {
-            Kind::Object
-        } else {
-            Kind::Other
+        match rt::kind_of(self) {
+            0 => Kind::Null,
+            1 => Kind::Bool,
+            2 => Kind::Number,
+            3 => Kind::String,
+            4 => Kind::Array,
+            5 => Kind::Object,
+            _ => Kind::Other,
         }
     }
 
@@ -44,22 +46,24 @@ impl Json for JsValue {
         JsValue::as_bool(self)
     }
 
-    fn keys(&self) -> Vec<String> {
-        match self.dyn_ref::<Object>() {
-            Some(o) if !Array::is_array(self) => Object::keys(o).iter().filter_map(|k| k.as_string()).collect(),
-            _ => Vec::new(),
+    fn keys(&self) -> Option<Vec<String>> {
+        if rt::kind_of(self) != 5 {
+            return None;
         }
+        strings(rt::keys_of(self))
     }
 
-    fn items(&self) -> Vec<Self> {
-        match self.dyn_ref::<Array>() {
-            Some(a) => a.iter().collect(),
-            None => Vec::new(),
-        }
+    fn items(&self) -> Option<Vec<Self>> {
+        let a: Array = rt::items_of(self).dyn_into().ok()?;
+        Some(a.iter().collect())
     }
 
     fn is_exception(&self) -> bool {
-        self.is_instance_of::<web_sys::DomException>()
+        rt::is_exception(self)
+    }
+
+    fn is_safe_web_url(url: &str) -> bool {
+        rt::is_safe_web_url(url)
     }
 
     fn null() -> Self {

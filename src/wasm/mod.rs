@@ -5,6 +5,8 @@ mod client;
 mod driver;
 mod exports;
 mod js_json;
+mod rt;
+mod scheduler;
 
 /// The TypeScript declarations of the public API, emitted into the generated `.d.ts`.
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]

@@ -99,7 +99,10 @@ export type ErrorCause =
   /** An input handler (`key`) or the input function (`key: null`) failed. */
   | { type: "input_handler"; key: string | null; reason: InputFailureReason; status: TaskStatus | MrtrStatus }
   /** `listen: true` with a client that has no `listen` function. */
-  | { type: "listen_unsupported" };
+  | { type: "listen_unsupported" }
+  /** Past the task's `createdAt + ttlMs` the last `tasks/get` got `-32602`: the server no longer has
+   * the task. The error's code/message/data are the server's; `status` is the last status read. */
+  | { type: "expired"; status: TaskStatus | null };
 
 /**
  * An error outcome's `error`. Codes: the server's own for kind `"server"`; -32001 for timeouts;
@@ -223,6 +226,14 @@ export interface StepOptions {
   requestTimeoutMs?: number;
   /** Aborting stops every timer and request and rejects with `signal.reason`. */
   signal?: AbortSignal;
+  /**
+   * How many times in a row a `tasks/get`, `tasks/cancel` or listen open that failed without a
+   * JSON-RPC answer (network error, HTTP 5xx/408/429, broken stream, `requestTimeoutMs`) is re-issued,
+   * after 250 ms doubling plus up to half of that again at random (at least the transport's
+   * `retryAfterMs`), within the deadline (default 3; a success resets the count). `tools/call` and
+   * `tasks/update` are never re-issued.
+   */
+  retries?: number;
 }
 
 /** Where input answers come from: the handlers (default), nowhere (`"return"`), or a function. */
@@ -244,8 +255,12 @@ export interface CallToolOptions extends StepOptions {
 export interface AwaitTaskOptions extends StepOptions {
   /** Interval when the server sends no `pollIntervalMs` (default 1000). */
   pollIntervalMs?: number;
-  /** Floor under every interval (default 100). */
+  /** Floor under every interval (default 100); also the least time between two `tasks/get`. */
   minPollIntervalMs?: number;
+  /** Ceiling over every interval (default 60000): a larger server `pollIntervalMs` is clamped to it. */
+  maxPollIntervalMs?: number;
+  /** With `listen: true`: an open stream silent this long gets one `tasks/get` (default 30000). */
+  listenCheckMs?: number;
   /** Called once for each new status (state, message or outstanding input keys changed). */
   onStatus?: (status: TaskStatus) => void;
   /** With `signal`: also send a best-effort `tasks/cancel` on abort (default false). */
@@ -270,3 +285,17 @@ export interface DirectClientOptions {
 
 /** What the validators return. */
 export type ValidationResult = { tag: "ok" } | { tag: "error"; message: string };
+
+/** What `liveCounts()` returns: what the module holds right now (all zero when nothing runs). */
+export interface LiveCounts {
+  /** Calls in progress. */
+  runs: number;
+  /** Requests in flight (best-effort cancels on abort included). */
+  requests: number;
+  /** Input handler (or input function) calls running. */
+  asks: number;
+  /** Open listen streams. */
+  streams: number;
+  /** Armed timers (the module arms at most one, for all its calls). */
+  timers: number;
+}

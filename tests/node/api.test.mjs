@@ -2,7 +2,7 @@
 // through a plain JS client object, bounded waits, abort, the one-step functions and the helpers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lib } from "./pkg.mjs";
+import { lib, rejection } from "./pkg.mjs";
 import { createTasksCore } from "../server/core.mjs";
 
 const { callTool, awaitTask, callAndAwait, getTask, updateTask, cancelTask, directClient, capabilities, serverSupports, TASKS_EXTENSION } = lib;
@@ -196,9 +196,19 @@ test("a client that aborts the caller's signal from inside its own abort listene
       return new Promise(() => {});
     },
   };
-  const out = await awaitTask(client, "t", { requestTimeoutMs: 40, timeoutMs: 1000, signal: user.signal });
+  // Without retries the request timeout is the outcome; the chained abort comes after it and is ignored.
+  const out = await awaitTask(client, "t", { requestTimeoutMs: 40, timeoutMs: 1000, signal: user.signal, retries: 0 });
   assert.equal(out.error.cause.type, "request_timeout");
   assert.ok(user.signal.aborted);
+  // With retries the timed-out request is aborted while the wait goes on: the chained abort ends it.
+  const again = new AbortController();
+  const chained = {
+    request(method, params, { signal }) {
+      signal.addEventListener("abort", () => again.abort("chained"));
+      return new Promise(() => {});
+    },
+  };
+  assert.equal(await rejection(awaitTask(chained, "t", { requestTimeoutMs: 40, timeoutMs: 1000, signal: again.signal })), "chained");
   // The module is still healthy.
   assert.equal((await awaitTask({ request: async () => ({ taskId: "u", status: "cancelled" }) }, "u")).tag, "cancelled");
 });

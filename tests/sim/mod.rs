@@ -256,6 +256,7 @@ impl Sim {
                     self.push(self.now + d, Pending::Stream(e));
                 }
             }
+            Action::NextPart => self.log("next part".into()),
             Action::CloseStream => {
                 self.stream_open = false;
                 self.queue.retain(|(_, _, p)| !matches!(p, Pending::Stream(_)));
