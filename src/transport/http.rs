@@ -18,11 +18,45 @@ use super::sse;
 use crate::json::{Json, Kind};
 use crate::proto::rpc::{describe_failure, read_rpc_error};
 use crate::proto::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION};
-use js_sys::{Function, JsString, Object, Promise, Reflect, Symbol, JSON};
+use js_sys::{Function, JsString, Object, Promise, Reflect, Symbol};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Response};
+use web_sys::AbortController;
+
+#[wasm_bindgen(module = "/src/transport/fetch.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = headersLater)]
+    fn headers_later(user: &JsValue, fixed: &JsValue, what: &str) -> Promise;
+    #[wasm_bindgen(js_name = postLater)]
+    fn post_later(
+        fetch: &Function,
+        this: &JsValue,
+        url: &JsValue,
+        headers: &JsValue,
+        message: &JsValue,
+        signal: &JsValue,
+    ) -> Promise;
+    #[wasm_bindgen(js_name = responseParts, catch)]
+    fn response_parts(r: &JsValue) -> Result<js_sys::Array, JsValue>;
+    #[wasm_bindgen(js_name = textLater)]
+    fn text_later(r: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = readerOf, catch)]
+    fn reader_of(body: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = readLater)]
+    fn read_later(reader: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = cancelLater)]
+    fn cancel_later(reader: &JsValue);
+    #[wasm_bindgen(js_name = chunkOf)]
+    fn chunk_of(step: &JsValue) -> js_sys::Array;
+    #[wasm_bindgen(js_name = abortLater)]
+    fn abort_later(controller: &AbortController);
+    #[wasm_bindgen(js_name = unlistenLater)]
+    fn unlisten_later(signal: &JsValue, listener: &JsValue);
+}
+
+/// The most notifications a listen stream queues before they are read: past it the stream fails.
+const MAX_QUEUED: usize = 10_000;
 
 /// The TypeScript declarations of the transport exports, emitted into the generated `.d.ts`.
 #[wasm_bindgen(typescript_custom_section)]
@@ -45,9 +79,6 @@ extern "C" {
     fn set_timeout_with(f: &JsValue, ms: f64, arg: f64) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
     fn clear_timeout_with(id: &JsValue);
-    /// `Object(chunk)` is the chunk itself; the glue copies the `Uint8Array` into wasm memory.
-    #[wasm_bindgen(js_name = Object)]
-    fn chunk_bytes(chunk: &JsValue) -> Vec<u8>;
     /// A `TextDecoder` (UTF-8, invalid bytes become U+FFFD, as SSE wants).
     type Decoder;
     #[wasm_bindgen(constructor, js_class = TextDecoder)]
@@ -311,10 +342,11 @@ impl Abort {
         self.trip.why.get() != NOT_ABORTED
     }
 
-    /// Aborts the request (closing its stream) without calling the hook.
+    /// Aborts the request (closing its stream) without calling the hook; the abort itself runs in a
+    /// microtask (the signal's listeners may be the application's code).
     fn close(&self) {
         self.trip.why.set(BY_SIGNAL);
-        self.trip.controller.abort();
+        abort_later(&self.trip.controller);
     }
 
     /// The `McpHttpError` for a failed request: aborted, timed out, or a network error (`err`).
@@ -341,9 +373,8 @@ impl Drop for Abort {
             clear_timeout_with(&t);
         }
         if let Some((signal, listener)) = self.signal.take() {
-            if let Some(remove) = function(&signal, "removeEventListener") {
-                let _ = remove.call2(&signal, &"abort".into(), &listener);
-            }
+            // The signal may be duck-typed: its removeEventListener is application code.
+            unlisten_later(&signal, &listener);
         }
     }
 }
@@ -428,6 +459,8 @@ pub(crate) struct Http {
 pub(crate) enum Step {
     /// The headers option's value (or the promise the headers function returned).
     Headers,
+    /// The request headers were built: POST.
+    Post,
     /// The headers function threw or rejected.
     HeadersFailed,
     /// `fetch` resolved with the `Response`.
@@ -450,7 +483,7 @@ pub(crate) struct Ex {
     params: JsValue,
     abort: Option<Abort>,
     status: u16,
-    reader: Option<ReadableStreamDefaultReader>,
+    reader: Option<JsValue>,
     reading: bool,
     parser: sse::Parser,
     decoder: Option<Decoder>,
@@ -458,9 +491,8 @@ pub(crate) struct Ex {
     head: Vec<u8>,
     /// The call's promise (taken once settled; a listen's when its stream opens).
     settle: Option<(Function, Function)>,
-    /// Queued notifications (listen); `pos` is the next one to hand out.
-    items: Vec<JsValue>,
-    pos: usize,
+    /// Queued notifications (listen), handed out (and dropped) as `next()` asks for them.
+    items: std::collections::VecDeque<JsValue>,
     /// The response to `id` (its outcome), or the failure that ended the stream.
     answer: Option<Result<JsValue, JsValue>>,
     done: bool,
@@ -503,8 +535,7 @@ fn start(http: &Rc<Http>, kind: u8, method: JsValue, params: JsValue, opts: JsVa
         decoder: None,
         head: Vec::new(),
         settle: None,
-        items: Vec::new(),
-        pos: 0,
+        items: std::collections::VecDeque::new(),
         answer: None,
         done: false,
         waiter: None,
@@ -525,43 +556,101 @@ fn start(http: &Rc<Http>, kind: u8, method: JsValue, params: JsValue, opts: JsVa
     promise
 }
 
-/// Goes on with an exchange once the promise it waited for settled with `v`.
+/// Goes on with an exchange once the promise it waited for settled with `v`. Application objects
+/// (the headers value, the Response of a custom fetch, its body) are read here before the exchange
+/// is borrowed, or in a microtask: no application code runs while the exchange is borrowed.
 fn on_step(ex: &Shared, step: Step, v: JsValue) {
-    let mut guard = ex.borrow_mut();
-    let s = &mut *guard;
     match step {
-        Step::HeadersFailed => return s.finish(Err(v)),
-        Step::Headers => match s.post(&v) {
-            Ok(p) => return then(&p, ex, Step::Response, Step::Failed),
-            Err(e) => return s.finish(Err(e)),
-        },
+        Step::HeadersFailed => return ex.borrow_mut().finish(Err(v)),
+        Step::Headers => {
+            let (method, params) = {
+                let s = ex.borrow();
+                (s.method.clone(), s.params.clone())
+            };
+            let fixed = protocol_headers(&method, &params);
+            let built = headers_later(&v, &fixed, "httpClient: options.headers must give an object");
+            return then(&built, ex, Step::Post, Step::HeadersFailed);
+        }
+        Step::Post => {
+            let posted = ex.borrow().post(&v);
+            return match posted {
+                Ok(p) => then(&p, ex, Step::Response, Step::Failed),
+                Err(e) => ex.borrow_mut().finish(Err(e)),
+            };
+        }
         Step::Response => {
-            let resp: Response = v.unchecked_into();
-            s.status = resp.status();
-            if !is_sse(&resp) {
-                return match resp.text() {
-                    Ok(p) => then(&p, ex, Step::Text, Step::Failed),
-                    Err(e) => s.absorb(Err(e)),
-                };
+            let parts = match response_parts(&v) {
+                Ok(parts) => parts,
+                Err(e) => return absorb_and_drive(ex, Err(e)),
+            };
+            let status = parts.get(0).as_f64().unwrap_or_default().clamp(0.0, 999.0) as u16;
+            let sse = parts.get(1).as_string().is_some_and(|ct| is_event_stream(&ct));
+            ex.borrow_mut().status = status;
+            if !sse {
+                return then(&text_later(&v), ex, Step::Text, Step::Failed);
             }
-            s.reader = resp.body().map(|b| b.get_reader().unchecked_into());
+            let body = parts.get(2);
+            let reader = if body.is_null() { Ok(None) } else { reader_of(&body).map(Some) };
+            let reader = match reader {
+                Ok(r) => r,
+                Err(e) => return absorb_and_drive(ex, Err(e)),
+            };
+            let mut s = ex.borrow_mut();
+            s.reader = reader;
             s.decoder = Some(Decoder::new());
             if s.kind == 1 {
                 // The stream is open: `listen` resolves; `next()` reads on.
                 return s.settle_with(Ok(iterator(ex)));
             }
         }
-        Step::Text => return s.read_json(ex, &v),
+        Step::Text => return ex.borrow_mut().read_json(ex, &v),
         Step::Chunk => {
+            let chunk = chunk_of(&v);
+            let read = match (chunk.get(0).as_bool(), chunk.get(1)) {
+                (Some(true), _) => Read::End,
+                (_, bytes) if !bytes.is_undefined() => Read::Bytes(js_sys::Uint8Array::new(&bytes).to_vec()),
+                _ => Read::NotBytes,
+            };
+            let mut s = ex.borrow_mut();
             s.reading = false;
-            s.absorb(Ok(v));
+            s.take_read(read);
         }
         Step::Failed => {
+            let mut s = ex.borrow_mut();
             s.reading = false;
             s.absorb(Err(v));
         }
     }
+    ex.borrow_mut().drive(ex);
+}
+
+fn absorb_and_drive(ex: &Shared, outcome: Result<JsValue, JsValue>) {
+    let mut s = ex.borrow_mut();
+    s.absorb(outcome);
     s.drive(ex);
+}
+
+/// What one `read()` of an event stream gave.
+enum Read {
+    Bytes(Vec<u8>),
+    End,
+    NotBytes,
+}
+
+/// The protocol headers of a POST for `method` (`[name, value]` pairs; a null value deletes).
+fn protocol_headers(method: &str, params: &JsValue) -> JsValue {
+    let pair = |name: &str, value: JsValue| JsValue::array(vec![JsValue::from_str(name), value]);
+    let mcp_name = match name_field(method).and_then(|f| params.get_str(f)) {
+        Some(value) => JsValue::from_str(&encode_value(&value)),
+        None => JsValue::NULL,
+    };
+    JsValue::array(vec![
+        pair("Content-Type", "application/json".into()),
+        pair("Accept", "application/json, text/event-stream".into()),
+        pair("MCP-Protocol-Version", PROTOCOL_VERSION.into()),
+        pair("Mcp-Method", method.into()),
+        pair("Mcp-Name", mcp_name),
+    ])
 }
 
 impl Ex {
@@ -590,7 +679,7 @@ impl Ex {
     fn end(&mut self) {
         self.done = true;
         if let Some(r) = self.reader.take() {
-            forget(&r.cancel());
+            cancel_later(&r);
         }
         self.abort = None;
     }
@@ -601,36 +690,10 @@ impl Ex {
         mcp_error(&message, self.status, &excerpt(body), &JsValue::UNDEFINED)
     }
 
-    /// POSTs the request with the `user` headers under the protocol ones.
-    fn post(&self, user: &JsValue) -> Result<Promise, JsValue> {
-        let headers = if user.is_undefined() || user.is_null() {
-            Headers::new()?
-        } else if user.is_object() {
-            Headers::new_with_str_sequence_sequence(user)?
-        } else {
-            return Err(type_error("httpClient", "options.headers must give an object"));
-        };
-        let method = self.method.as_str();
-        let fixed = [
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", PROTOCOL_VERSION),
-            ("Mcp-Method", method),
-        ];
-        for (name, value) in fixed {
-            headers.set(name, value)?;
-        }
-        match name_field(method).and_then(|f| self.params.get_str(f)) {
-            Some(value) => headers.set("Mcp-Name", &encode_value(&value))?,
-            None => headers.delete("Mcp-Name")?,
-        }
+    /// POSTs the request with `headers` (built in a microtask); the fetch itself runs in a microtask too.
+    fn post(&self, headers: &JsValue) -> Result<Promise, JsValue> {
         let signal = self.abort.as_ref().map_or(JsValue::UNDEFINED, Abort::signal);
-        let init = JsValue::object(vec![
-            ("method", JsValue::from_str("POST")),
-            ("headers", headers.into()),
-            ("body", JSON::stringify(&message(&JsValue::from_f64(self.id), method, &self.params))?.into()),
-            ("signal", signal),
-        ]);
+        let message = message(&JsValue::from_f64(self.id), &self.method, &self.params);
         let http = &self.http;
         let (fetch, this) = match &http.fetch {
             Some(f) => (f.clone(), JsValue::UNDEFINED),
@@ -642,10 +705,7 @@ impl Ex {
                 }
             }
         };
-        match fetch.call2(&this, &http.url, &init) {
-            Ok(p) => Ok(Promise::resolve(&p)),
-            Err(e) => Err(self.fail(&e)),
-        }
+        Ok(post_later(&fetch, &this, &http.url, headers, &message, &signal))
     }
 
     /// The `McpHttpError` for a failed fetch or read.
@@ -675,38 +735,51 @@ impl Ex {
         }
     }
 
-    /// Takes one read of the event stream: events, its end, or a failure.
+    /// Takes a failed read of the event stream (or a response that could not be read).
     fn absorb(&mut self, chunk: Result<JsValue, JsValue>) {
         if self.done {
             return;
         }
-        let events = match chunk {
-            Err(e) => {
-                // Aborting an open listen stream ends it quietly.
-                let aborted = match &self.abort {
-                    Some(a) => a.aborted(),
-                    None => true,
-                };
-                let quiet = self.kind == 1 && self.settle.is_none() && aborted;
-                if !quiet {
-                    self.answer = Some(Err(self.fail(&e)));
-                }
-                return self.end();
+        if let Err(e) = chunk {
+            // Aborting an open listen stream ends it quietly.
+            let aborted = match &self.abort {
+                Some(a) => a.aborted(),
+                None => true,
+            };
+            let quiet = self.kind == 1 && self.settle.is_none() && aborted;
+            if !quiet {
+                self.answer = Some(Err(self.fail(&e)));
             }
-            Ok(step) if step.get("done").and_then(|d| d.as_bool()) == Some(true) => {
+            self.end();
+        }
+    }
+
+    /// Takes one read of the event stream: its bytes, its end, or a chunk that is not bytes.
+    fn take_read(&mut self, read: Read) {
+        if self.done {
+            return;
+        }
+        let events = match read {
+            Read::End => {
                 let last = self.parser.finish();
                 self.take(last.into_iter().collect());
                 return self.end();
             }
-            Ok(step) => {
-                // A fetch body yields `Uint8Array` chunks.
-                let bytes = step.get("value").map(|v| chunk_bytes(&v)).unwrap_or_default();
+            Read::NotBytes => {
+                let e = js_sys::TypeError::new("the response body gave a chunk that is not bytes");
+                return self.absorb(Err(e.into()));
+            }
+            Read::Bytes(bytes) => {
                 let room = EXCERPT.saturating_sub(self.head.len());
                 self.head.extend(bytes.iter().take(room));
                 self.parser.push(&bytes)
             }
         };
         self.take(events);
+        if self.parser.overflowed() {
+            let e = js_sys::RangeError::new("an event of the stream is larger than 8 MB");
+            self.absorb(Err(e.into()));
+        }
     }
 
     /// Handles the JSON messages of `events` (default type, JSON object data; others are skipped).
@@ -721,7 +794,12 @@ impl Ex {
                 self.answer = Some(settle(&msg, &self.method, self.status));
                 self.end();
             } else if self.kind == 1 && msg.get("id").is_none() && msg.get("method").is_some() {
-                self.items.push(msg);
+                if self.items.len() >= MAX_QUEUED {
+                    let e = js_sys::RangeError::new("more than 10000 notifications queued unread");
+                    self.items.clear();
+                    return self.absorb(Err(e.into()));
+                }
+                self.items.push_back(msg);
             }
         }
     }
@@ -742,8 +820,7 @@ impl Ex {
             if self.waiter.is_none() {
                 return;
             }
-            let item = if let Some(item) = self.items.get(self.pos).cloned() {
-                self.pos += 1;
+            let item = if let Some(item) = self.items.pop_front() {
                 Some(Ok(step(false, item)))
             } else if self.done {
                 Some(match self.answer.take() {
@@ -765,7 +842,7 @@ impl Ex {
         match &self.reader {
             Some(r) if !self.reading => {
                 self.reading = true;
-                then(&r.read(), ex, Step::Chunk, Step::Failed);
+                then(&read_later(r), ex, Step::Chunk, Step::Failed);
             }
             Some(_) => {}
             None => {
@@ -793,16 +870,15 @@ fn next(ex: &Shared) -> Promise {
     p
 }
 
-fn is_sse(resp: &Response) -> bool {
-    let ct = resp.headers().get("content-type").ok().flatten().unwrap_or_default();
-    ct.as_bytes().get(..17).is_some_and(|p| p.eq_ignore_ascii_case(b"text/event-stream"))
+fn is_event_stream(content_type: &str) -> bool {
+    content_type.as_bytes().get(..17).is_some_and(|p| p.eq_ignore_ascii_case(b"text/event-stream"))
 }
 
 impl Drop for Ex {
     fn drop(&mut self) {
         // Dropped before its end (e.g. an iterator dropped without `return()`): release the connection.
         if let Some(r) = self.reader.take() {
-            forget(&r.cancel());
+            cancel_later(&r);
         }
     }
 }

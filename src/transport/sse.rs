@@ -27,9 +27,15 @@ impl Event {
     }
 }
 
+/// The most bytes one event may hold (its data lines plus the line being read): past it the stream
+/// fails instead of growing without bound.
+pub const MAX_EVENT_BYTES: usize = 8 * 1024 * 1024;
+
 /// The parser state between chunks.
 #[derive(Debug, Default)]
 pub struct Parser {
+    /// The event being read grew past [`MAX_EVENT_BYTES`]: nothing more is parsed.
+    overflow: bool,
     line: Vec<u8>,
     data: Vec<u8>,
     has_data: bool,
@@ -47,10 +53,24 @@ impl Parser {
         Self::default()
     }
 
-    /// Feeds one chunk; returns the events it completed, in order.
+    /// `true` once an event grew past [`MAX_EVENT_BYTES`] (the stream must be failed).
+    pub fn overflowed(&self) -> bool {
+        self.overflow
+    }
+
+    /// Feeds one chunk; returns the events it completed, in order (none once overflowed).
     pub fn push(&mut self, chunk: &[u8]) -> Vec<Event> {
         let mut out = Vec::new();
+        if self.overflow {
+            return out;
+        }
         for &b in chunk {
+            if self.line.len() + self.data.len() > MAX_EVENT_BYTES {
+                self.overflow = true;
+                self.line = Vec::new();
+                self.data = Vec::new();
+                return out;
+            }
             if self.after_cr {
                 self.after_cr = false;
                 if b == b'\n' {
@@ -113,6 +133,28 @@ impl Parser {
         if std::mem::take(&mut self.has_data) {
             out.push(Event { event, data: std::mem::take(&mut self.data), id: self.id.clone() });
         }
+    }
+}
+
+#[cfg(test)]
+mod caps {
+    use super::{Parser, MAX_EVENT_BYTES};
+
+    #[test]
+    fn an_event_past_the_cap_overflows_and_frees_its_buffers() {
+        let mut p = Parser::new();
+        assert!(p.push(b"data: ").is_empty());
+        assert!(p.push(&vec![b'x'; MAX_EVENT_BYTES - 100]).is_empty());
+        assert!(!p.overflowed());
+        assert!(p.push(&[b'y'; 200]).is_empty());
+        assert!(p.overflowed());
+        assert!(p.push(b"\n\ndata: {}\n\n").is_empty(), "nothing more is parsed");
+        // Many small events never overflow: each is drained as it is dispatched.
+        let mut p = Parser::new();
+        for _ in 0..20_000 {
+            assert_eq!(p.push(&[b"data: ".as_slice(), &[b'z'; 1000], b"\n\n"].concat()).len(), 1);
+        }
+        assert!(!p.overflowed());
     }
 }
 
