@@ -25,10 +25,17 @@ export function postLater(fetch, self, url, headers, message, signal) {
   return later(() => fetch.call(self, url, { method: "POST", headers, body: JSON.stringify(message), signal }));
 }
 
-/** `[status, contentType, body]` of what fetch resolved with; throws when it is not a usable Response. */
+/** `[status, contentType, body, retryAfterMs]` of what fetch resolved with (`retryAfterMs` from a
+ * `Retry-After` of seconds or an HTTP date, -1 when absent); throws when it is not a usable Response. */
 export function responseParts(r) {
   const type = r.headers.get("content-type");
-  return [Number(r.status) || 0, typeof type === "string" ? type : "", r.body ?? null];
+  const after = r.headers.get("retry-after");
+  let ms = -1;
+  if (typeof after === "string" && after.trim() !== "") {
+    ms = /^\s*\d+\s*$/.test(after) ? Number(after) * 1000 : Date.parse(after) - Date.now();
+    ms = Number.isFinite(ms) ? Math.max(0, ms) : -1;
+  }
+  return [Number(r.status) || 0, typeof type === "string" ? type : "", r.body ?? null, ms];
 }
 
 /** `r.text()`, in a microtask. */

@@ -483,6 +483,8 @@ pub(crate) struct Ex {
     params: JsValue,
     abort: Option<Abort>,
     status: u16,
+    /// The response's `Retry-After`, in ms.
+    retry_after_ms: Option<f64>,
     reader: Option<JsValue>,
     reading: bool,
     parser: sse::Parser,
@@ -529,6 +531,7 @@ fn start(http: &Rc<Http>, kind: u8, method: JsValue, params: JsValue, opts: JsVa
         params,
         abort: Some(Abort::new(opts.get("signal"), timeout, None)),
         status: 0,
+        retry_after_ms: None,
         reader: None,
         reading: false,
         parser: sse::Parser::new(),
@@ -585,7 +588,12 @@ fn on_step(ex: &Shared, step: Step, v: JsValue) {
             };
             let status = parts.get(0).as_f64().unwrap_or_default().clamp(0.0, 999.0) as u16;
             let sse = parts.get(1).as_string().is_some_and(|ct| is_event_stream(&ct));
-            ex.borrow_mut().status = status;
+            let retry_after = parts.get(3).as_f64().filter(|ms| *ms >= 0.0);
+            {
+                let mut s = ex.borrow_mut();
+                s.status = status;
+                s.retry_after_ms = retry_after;
+            }
             if !sse {
                 return then(&text_later(&v), ex, Step::Text, Step::Failed);
             }
@@ -687,7 +695,11 @@ impl Ex {
     /// `"<method>: HTTP <status> <detail>"`.
     fn http_error(&self, detail: &str, body: &JsValue) -> JsValue {
         let message = cat(&[&self.method, ": HTTP ", &digits(self.status.into()), " ", detail]);
-        mcp_error(&message, self.status, &excerpt(body), &JsValue::UNDEFINED)
+        let e = mcp_error(&message, self.status, &excerpt(body), &JsValue::UNDEFINED);
+        if let Some(ms) = self.retry_after_ms {
+            set(&e, "retryAfterMs", &JsValue::from_f64(ms));
+        }
+        e
     }
 
     /// POSTs the request with `headers` (built in a microtask); the fetch itself runs in a microtask too.

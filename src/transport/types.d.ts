@@ -94,6 +94,9 @@ export interface McpHttpError extends Error {
   body: string;
   /** The underlying failure, when there was one. */
   cause?: unknown;
+  /** The response's `Retry-After` in ms (seconds or an HTTP date), when it sent one: the library waits at
+   * least this long before re-issuing a read. */
+  retryAfterMs?: number;
 }
 
 /** The part of an SDK transport (`@modelcontextprotocol/client` `Transport`) the adapter uses. */

@@ -121,3 +121,25 @@ test("awaitTask over a hostile fetch ends with its documented outcome and leaves
   assert.equal(out.error.cause.type, "request_failed");
   assert.deepEqual(liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0 });
 });
+
+test("a 503 with Retry-After is re-issued after it; the outcome after retries is the last HTTP error", async () => {
+  const sent = [];
+  const client = httpClient("http://x.invalid/mcp", {
+    fetch: async (u, init) => {
+      sent.push(performance.now());
+      if (sent.length === 1) return new Response("busy", { status: 503, headers: { "retry-after": "1" } });
+      return json({ jsonrpc: "2.0", id: idOf(init), result: { taskId: "t1", status: "completed", result: { content: [] } } });
+    },
+  });
+  const out = await awaitTask(client, "t1", { timeoutMs: 5000 });
+  assert.equal(out.tag, "ok");
+  assert.equal(sent.length, 2);
+  assert.ok(sent[1] - sent[0] >= 990, `waited Retry-After: ${sent[1] - sent[0]} ms`);
+
+  const down = httpClient("http://x.invalid/mcp", { fetch: async () => new Response("down", { status: 502 }) });
+  const failed = await awaitTask(down, "t1", { timeoutMs: 5000, retries: 1 });
+  assert.equal(failed.error.cause.type, "request_failed");
+  assert.equal(failed.error.data.status, 502);
+  const e = await rejection(httpClient("http://x.invalid/mcp", { fetch: async () => new Response("x", { status: 429, headers: { "retry-after": "2" } }) }).request("ping", {}));
+  assert.equal(e.retryAfterMs, 2000);
+});
