@@ -124,9 +124,6 @@ thread_local! {
 const SLOT_BITS: u32 = 20;
 
 fn make_callback() -> Function {
-    std::panic::set_hook(Box::new(|info| {
-        rt::console_error(&["mcp-tasks-wasm: internal error (please report it): ", &info.to_string()].concat());
-    }));
     let f = Closure::<dyn Fn(f64, u32, u32, JsValue)>::new(on_report).into_js_value();
     let f: Function = f.unchecked_into();
     rt::rt_init(&f);

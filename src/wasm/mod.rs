@@ -11,3 +11,13 @@ mod scheduler;
 /// The TypeScript declarations of the public API, emitted into the generated `.d.ts`.
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("types.d.ts");
+
+/// Runs when the module is instantiated: a panic (a bug: the library code denies `unwrap`, `expect`,
+/// `panic!` and indexing) is reported on the console with its message and location before the
+/// instance traps, instead of a bare `unreachable`.
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        rt::console_error(&["mcp-tasks-wasm: internal error (please report it): ", &info.to_string()].concat());
+    }));
+}
