@@ -63,13 +63,23 @@ fn uneven_handlers() -> impl FnMut(Option<mcp_tasks_wasm::proto::input::InputKin
     |_, key, _, _| Reaction::After(if key == "a" { 10 } else { 350 }, accept())
 }
 
+/// A wait on "t1" answering through every handler kind.
+fn handler_wait() -> Wait<Value> {
+    Wait::new(Seed::TaskId("t1".into()), WaitOptions { input: InputMode::Handlers(ALL), ..WaitOptions::default() }, 0)
+        .unwrap()
+}
+
+fn recorder(update_failures: u32) -> Rc<Recorder> {
+    Rc::new(Recorder { updates: RefCell::new(Vec::new()), update_failures: RefCell::new(update_failures) })
+}
+
 fn asks(sim: &Sim) -> Vec<String> {
     sim.trace.iter().filter(|t| t.contains(" ask ")).cloned().collect()
 }
 
 #[test]
 fn one_round_with_handlers_finishing_at_different_times_asks_each_key_once_and_sends_one_update() {
-    let rec = Rc::new(Recorder { updates: RefCell::new(Vec::new()), update_failures: RefCell::new(0) });
+    let rec = recorder(0);
     let mut sim = Sim::new(two_key_server(rec.clone())).handler(uneven_handlers());
     let mut w = Wait::new(
         Seed::TaskId("t1".into()),
@@ -86,7 +96,7 @@ fn one_round_with_handlers_finishing_at_different_times_asks_each_key_once_and_s
 
 #[test]
 fn the_same_holds_for_input_requests_pushed_on_a_listen_stream() {
-    let rec = Rc::new(Recorder { updates: RefCell::new(Vec::new()), update_failures: RefCell::new(0) });
+    let rec = recorder(0);
     let ask = |updated: &str| {
         let mut t = asking(json!({"a": form("A?"), "b": form("B?")}));
         t["lastUpdatedAt"] = json!(format!("2026-09-01T08:00:0{updated}Z"));
@@ -116,7 +126,7 @@ fn the_same_holds_for_input_requests_pushed_on_a_listen_stream() {
 
 #[test]
 fn a_failed_update_is_read_then_resent_once_without_asking_again() {
-    let rec = Rc::new(Recorder { updates: RefCell::new(Vec::new()), update_failures: RefCell::new(1) });
+    let rec = recorder(1);
     let mut sim = Sim::new(two_key_server(rec.clone())).handler(uneven_handlers());
     let mut w = Wait::new(
         Seed::TaskId("t1".into()),
@@ -129,7 +139,7 @@ fn a_failed_update_is_read_then_resent_once_without_asking_again() {
     assert_eq!(rec.updates.borrow().len(), 2, "sent, failed, read, sent again");
 
     // A second failure of the re-sent update ends the wait with that transport error.
-    let rec = Rc::new(Recorder { updates: RefCell::new(Vec::new()), update_failures: RefCell::new(2) });
+    let rec = recorder(2);
     let mut sim = Sim::new(two_key_server(rec.clone())).handler(uneven_handlers());
     let mut w = Wait::new(
         Seed::TaskId("t1".into()),

@@ -341,7 +341,7 @@ impl<J: Json> Wait<J> {
         match self.stream {
             Stream::Opening { expires: Some(e) } if now >= e => self.listen_failed(Lost::Timeout, now),
             Stream::Reopen { at } if now >= at => self.open_stream(now),
-            Stream::Open { heard } if now >= later(heard, self.opts.listen_check_ms) => {
+            Stream::Open { heard } if now >= later(heard, self.opts.listen_check_ms.max(1)) => {
                 // Silent too long: read the task once; the read's answer counts as hearing of it.
                 self.stream = Stream::Open { heard: now };
                 self.read_soon(now);
@@ -647,7 +647,7 @@ impl<J: Json> Machine<J> for Wait<J> {
         let stream = match self.stream {
             Stream::Opening { expires } => expires,
             Stream::Reopen { at } => Some(at),
-            Stream::Open { heard } => Some(later(heard, self.opts.listen_check_ms)),
+            Stream::Open { heard } => Some(later(heard, self.opts.listen_check_ms.max(1))),
             Stream::Off => None,
         };
         let ttl = self.ttl.as_ref().filter(|t| !t.checked).map(|t| t.expires);
