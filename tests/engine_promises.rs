@@ -81,12 +81,7 @@ fn asks(sim: &Sim) -> Vec<String> {
 fn one_round_with_handlers_finishing_at_different_times_asks_each_key_once_and_sends_one_update() {
     let rec = recorder(0);
     let mut sim = Sim::new(two_key_server(rec.clone())).handler(uneven_handlers());
-    let mut w = Wait::new(
-        Seed::TaskId("t1".into()),
-        WaitOptions { input: InputMode::Handlers(ALL), ..WaitOptions::default() },
-        0,
-    )
-    .unwrap();
+    let mut w = handler_wait();
     assert_eq!(sim.run(&mut w)["tag"], "ok");
     assert_eq!(asks(&sim), ["0 ask form a", "0 ask form b"], "{:?}", sim.trace);
     assert_eq!(*rec.updates.borrow(), [vec!["a".to_owned(), "b".to_owned()]]);
@@ -128,12 +123,7 @@ fn the_same_holds_for_input_requests_pushed_on_a_listen_stream() {
 fn a_failed_update_is_read_then_resent_once_without_asking_again() {
     let rec = recorder(1);
     let mut sim = Sim::new(two_key_server(rec.clone())).handler(uneven_handlers());
-    let mut w = Wait::new(
-        Seed::TaskId("t1".into()),
-        WaitOptions { input: InputMode::Handlers(ALL), ..WaitOptions::default() },
-        0,
-    )
-    .unwrap();
+    let mut w = handler_wait();
     assert_eq!(sim.run(&mut w)["tag"], "ok", "{:?}", sim.trace);
     assert_eq!(asks(&sim).len(), 2, "never re-asked: {:?}", sim.trace);
     assert_eq!(rec.updates.borrow().len(), 2, "sent, failed, read, sent again");
@@ -141,12 +131,7 @@ fn a_failed_update_is_read_then_resent_once_without_asking_again() {
     // A second failure of the re-sent update ends the wait with that transport error.
     let rec = recorder(2);
     let mut sim = Sim::new(two_key_server(rec.clone())).handler(uneven_handlers());
-    let mut w = Wait::new(
-        Seed::TaskId("t1".into()),
-        WaitOptions { input: InputMode::Handlers(ALL), ..WaitOptions::default() },
-        0,
-    )
-    .unwrap();
+    let mut w = handler_wait();
     let out = sim.run(&mut w);
     assert_eq!(out["error"]["cause"]["type"], "request_failed");
     assert_eq!(out["error"]["cause"]["method"], "tasks/update");
@@ -206,12 +191,7 @@ fn elicitation_and_sampling_requests_without_params_are_protocol_errors() {
         let status = asking(json!({"k": request}));
         let mut sim = Sim::new(move |_: &str, _: &Value, _| Resp::Ok(0, get_result(status.clone())))
             .handler(|_, _, _, _| panic!("no handler may see null params"));
-        let mut w = Wait::new(
-            Seed::TaskId("t1".into()),
-            WaitOptions { input: InputMode::Handlers(ALL), ..WaitOptions::default() },
-            0,
-        )
-        .unwrap();
+        let mut w = handler_wait();
         let out = sim.run(&mut w);
         assert_eq!(out["error"]["kind"], "protocol");
         assert!(out["error"]["message"].as_str().unwrap().contains("has no params"));
