@@ -1,6 +1,7 @@
 // `npm test`: installs what is missing (scripts/setup.sh), builds the package, then runs every test:
 // native engine tests and lints, the test server's own tests, the Node tests of the built package, the
-// type check, headless Chromium, and the interop matrix against the real servers. Prints a summary.
+// type check, headless Chromium, the fault matrix (Node and Chromium), and the interop matrix against
+// the real servers. Prints a summary.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -20,6 +21,7 @@ const steps = [
   ["node", "node", ["--test", ...nodeTests("tests/node")]],
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
   ["browser", "node", ["tests/browser/run.mjs", "--http"]],
+  ["faults", "node", ["tests/faults/run.mjs"]],
   ["interop", "node", ["tests/interop/run.mjs"]],
   ["environments", "node", ["tests/env/run.mjs"]],
   ["demo", "node", ["tests/demo/run.mjs"]],

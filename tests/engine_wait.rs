@@ -438,6 +438,20 @@ fn no_retry_is_sent_when_its_backoff_would_end_past_the_deadline() {
     assert_eq!(sim.times("tasks/get"), [0]);
     assert_eq!(sim.finished_at, Some(100), "ends with the transport error at once, not at the deadline");
     assert_eq!(out["error"]["cause"]["type"], "request_failed");
+
+    // A re-issue that would leave less than 100 ms is not made either (it could only time out).
+    for seed in 0..50 {
+        let o = WaitOptions { retry: Retry { seed, ..Retry::default() }, ..with_timeout(450) };
+        let mut sim = Sim::new(polls(vec![Resp::Fail(100, json!({"message": "reset"}))]));
+        let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+        let gets = sim.times("tasks/get");
+        match gets.as_slice() {
+            [0] => assert_eq!(sim.finished_at, Some(100)),
+            [0, t] => assert!(*t + 100 <= 450, "re-issued at {t} with less than 100 ms left"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(out["error"]["cause"]["type"], "request_failed", "{:?}", sim.trace);
+    }
 }
 
 #[test]

@@ -18,6 +18,9 @@ pub const DEFAULT_RETRIES: u32 = 3;
 pub const DEFAULT_LISTEN_CHECK_MS: u64 = 30_000;
 /// The first backoff before re-issuing a request; it doubles with every further attempt.
 pub const RETRY_BASE_MS: u64 = 250;
+/// A re-issue is made only when at least this much time is left before the deadline once its backoff
+/// ends (less could only end in the timeout); otherwise the wait ends at once with the failure.
+pub const RETRY_MIN_LEFT_MS: u64 = 100;
 
 /// Time bounds shared by every machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

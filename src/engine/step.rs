@@ -3,7 +3,7 @@
 //! the deadline); a `tasks/update` never is.
 
 use super::flights::{Flight, Flights, Lost};
-use super::options::{Bounds, Retry};
+use super::options::{Bounds, Retry, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
 use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome};
 use crate::json::Json;
@@ -80,7 +80,7 @@ impl<J: Json> Step<J> {
         let idempotent = !matches!(self.call, Call::UpdateTaskRaw { .. } | Call::UpdateTask { .. });
         if idempotent && lost.transient() && self.failures <= self.retry.retries {
             let at = later(now, self.backoff.delay(self.failures, lost.retry_after()));
-            if self.flights.deadline.is_none_or(|d| at < d) {
+            if self.flights.deadline.is_none_or(|d| later(at, RETRY_MIN_LEFT_MS) <= d) {
                 self.again_at = Some(at);
                 return;
             }

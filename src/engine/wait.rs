@@ -15,7 +15,7 @@
 
 use super::flights::{Flights, Lost};
 use super::inputs::{InputDesk, Stop};
-use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS};
+use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
 use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome, StreamEvent};
 use crate::json::{Json, Kind};
@@ -455,7 +455,7 @@ impl<J: Json> Wait<J> {
         }
         let at = later(now, self.backoff.delay(failures, lost.retry_after()));
         match self.flights.deadline {
-            Some(d) if at >= d => None,
+            Some(d) if later(at, RETRY_MIN_LEFT_MS) > d => None,
             _ => Some(at),
         }
     }

@@ -90,11 +90,13 @@ struct WaitArgs {
 fn read_wait(client: &JsClient, options: JsValue) -> Result<WaitArgs, String> {
     let opts = Opts::read(options, "options")?;
     let (input, input_fn, handlers) = opts.input(client)?;
+    let max_poll = opts.millis_or("maxPollIntervalMs", DEFAULT_MAX_POLL_INTERVAL_MS)?;
     let wait_opts = WaitOptions {
         bounds: opts.bounds(client)?,
         poll_interval_ms: opts.millis_or("pollIntervalMs", DEFAULT_POLL_INTERVAL_MS)?,
-        min_poll_interval_ms: opts.millis_or("minPollIntervalMs", DEFAULT_MIN_POLL_INTERVAL_MS)?,
-        max_poll_interval_ms: opts.millis_or("maxPollIntervalMs", DEFAULT_MAX_POLL_INTERVAL_MS)?,
+        // The floor's default never exceeds a ceiling the caller set lower.
+        min_poll_interval_ms: opts.millis_or("minPollIntervalMs", DEFAULT_MIN_POLL_INTERVAL_MS.min(max_poll))?,
+        max_poll_interval_ms: max_poll,
         retry: opts.retry(seed())?,
         listen_check_ms: opts.millis_or("listenCheckMs", DEFAULT_LISTEN_CHECK_MS)?,
         cancel_on_abort: opts.flag("cancelOnAbort")?,

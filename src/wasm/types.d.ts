@@ -230,7 +230,8 @@ export interface StepOptions {
    * How many times in a row a `tasks/get`, `tasks/cancel` or listen open that failed without a
    * JSON-RPC answer (network error, HTTP 5xx/408/429, broken stream, `requestTimeoutMs`) is re-issued,
    * after 250 ms doubling plus up to half of that again at random (at least the transport's
-   * `retryAfterMs`), within the deadline (default 3; a success resets the count). `tools/call` and
+   * `retryAfterMs`), only while at least 100 ms would be left before the deadline (default 3; a
+   * success resets the count). `tools/call` and
    * `tasks/update` are never re-issued.
    */
   retries?: number;
@@ -257,7 +258,8 @@ export interface AwaitTaskOptions extends StepOptions {
   pollIntervalMs?: number;
   /** Floor under every interval (default 100); also the least time between two `tasks/get`. */
   minPollIntervalMs?: number;
-  /** Ceiling over every interval (default 60000): a larger server `pollIntervalMs` is clamped to it. */
+  /** Ceiling over every interval (default 60000): a larger server `pollIntervalMs` is clamped to it.
+   * Without an explicit `minPollIntervalMs`, the floor is the lower of 100 and this. */
   maxPollIntervalMs?: number;
   /** With `listen: true`: an open stream silent this long gets one `tasks/get` (default 30000). */
   listenCheckMs?: number;
