@@ -229,6 +229,28 @@ async function main() {
     check(late.status === 200 && late.msg?.result?.resultType === "complete", `${label}: late update acked`, late.msg);
   }
 
+  // --- ask_two: two form requests in one round, answered one at a time
+  {
+    const label = "ask_two";
+    const t = await createTask("ask_two");
+    if (t) {
+      const ir = await pollUntil(t.taskId, (s) => s.status === "input_required" && Object.keys(s.inputRequests || {}).length === 2, label);
+      const reqs = ir?.inputRequests || {};
+      const byField = {};
+      for (const [k, r] of Object.entries(reqs)) byField[Object.keys(r?.params?.requestedSchema?.properties || {})[0]] = k;
+      check(Object.keys(reqs).length === 2 && byField.first && byField.last, `${label}: two input requests (fields first, last)`, reqs);
+      if (byField.first && byField.last) {
+        const u1 = await rpc("tasks/update", { taskId: t.taskId, inputResponses: { [byField.first]: { action: "accept", content: { first: "Ada" } } } });
+        check(u1.msg?.result?.resultType === "complete", `${label}: partial update acked`, u1.msg);
+        const mid = (await getTask(t.taskId)).msg?.result;
+        check(mid?.status === "input_required" && JSON.stringify(Object.keys(mid.inputRequests || {})) === JSON.stringify([byField.last]), `${label}: after 1 of 2 answers still input_required with the other key`, mid);
+        await rpc("tasks/update", { taskId: t.taskId, inputResponses: { [byField.last]: { action: "accept", content: { last: "Lovelace" } } } });
+        const fin = await pollUntil(t.taskId, done, label);
+        check(fin?.status === "completed" && texts(fin?.result)[0] === "hello, Ada Lovelace", `${label}: completed "hello, Ada Lovelace"`, fin);
+      }
+    }
+  }
+
   // --- fail
   {
     const t = await createTask("fail");

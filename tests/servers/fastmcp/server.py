@@ -1,11 +1,14 @@
 """Interop test server: FastMCP 4.1.4 + fastmcp-tasks 4.1.4 (io.modelcontextprotocol/tasks).
 
-Usage: python server.py --port <N> [--poll-ms <ms>]
+Usage: python server.py (--port <N> | --stdio) [--poll-ms <ms>]
 
-Serves MCP 2026-07-28 over Streamable HTTP at http://127.0.0.1:<port>/mcp with an
-in-process task backend (memory://). Prints exactly one line
+--port: serves MCP 2026-07-28 over Streamable HTTP at http://127.0.0.1:<port>/mcp
+with an in-process task backend (memory://). Prints exactly one line
 ``READY http://127.0.0.1:<port>/mcp`` on stdout once uvicorn accepts connections.
-Exits 0 on SIGTERM/SIGINT. See README.md for the tools and the observed wire.
+--stdio: serves the same tools over stdio (newline-delimited JSON-RPC on
+stdin/stdout; nothing else is written to stdout, logs go to stderr).
+Exits 0 on SIGTERM/SIGINT (and, with --stdio, on stdin EOF). See README.md for
+the tools and the observed wire.
 """
 
 from __future__ import annotations
@@ -43,6 +46,22 @@ ASK_SCHEMA = {
     "properties": {"name": {"type": "string"}},
     "required": ["name"],
 }
+
+
+ASK_TWO = (("first", "What is your first name?"), ("last", "What is your last name?"))
+
+
+def _one_field(name: str) -> dict:
+    return {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
+
+
+def _field(answer: object, name: str) -> str:
+    """One field of an accepted ElicitResult, or "?" (declined, cancelled, missing)."""
+    content = getattr(answer, "content", None) or {}
+    value = content.get(name)
+    if getattr(answer, "action", None) == "accept" and isinstance(value, str):
+        return value
+    return "?"
 
 
 def build_server(poll_ms: int) -> FastMCP:
@@ -94,6 +113,26 @@ def build_server(poll_ms: int) -> FastMCP:
         return "no name"
 
     @mcp.tool(task=task)
+    async def ask_two(ctx: Context):
+        """Asks two questions (two form elicitations) in one round, then greets."""
+        # Same guard pattern as `ask`, with two requests in one round: fastmcp
+        # keeps the task input_required until both are answered (answers may
+        # come in one tasks/update or in several) and re-runs the tool once.
+        responses = ctx.input_responses or {}
+        if "first" not in responses or "last" not in responses:
+            return mcp_types.InputRequiredResult(
+                input_requests={
+                    key: mcp_types.ElicitRequest(
+                        params=mcp_types.ElicitRequestFormParams(
+                            message=message, requested_schema=_one_field(key)
+                        )
+                    )
+                    for key, message in ASK_TWO
+                }
+            )
+        return f"hello, {_field(responses['first'], 'first')} {_field(responses['last'], 'last')}"
+
+    @mcp.tool(task=task)
     async def fail() -> str:
         """Ends `failed` with a JSON-RPC error -32603."""
         # Only an MCPError escapes fastmcp's task wrapper as a failed execution;
@@ -121,9 +160,14 @@ def build_server(poll_ms: int) -> FastMCP:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, required=True, help="0 = pick a free port")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", type=int, help="HTTP on 127.0.0.1:<port>; 0 = pick a free port")
+    where.add_argument("--stdio", action="store_true", help="serve over stdin/stdout")
     parser.add_argument("--poll-ms", type=int, default=100, help="pollIntervalMs")
     args = parser.parse_args()
+
+    if args.stdio:
+        return run_stdio(args.poll_ms)
 
     # Bind ourselves so --port 0 yields the real port before uvicorn starts.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -203,6 +247,56 @@ def main() -> int:
         await serve
 
     asyncio.run(run())
+    return 0
+
+
+def _relay_stdin_with_eof_deadline() -> None:
+    """Put a pipe between the real stdin and the MCP stdio transport.
+
+    On stdin EOF FastMCP's stdio loop ends and the lifespan shuts Docket's
+    worker down, which waits for running executions: a `forever` task would
+    keep the process alive indefinitely. A relay thread copies the real stdin
+    (a dup of fd 0) into a pipe that becomes fd 0 for the transport; at EOF it
+    closes the pipe (the transport sees EOF and shuts down normally) and arms
+    a timer that exits 0 after SHUTDOWN_GRACE_S if that shutdown hangs.
+    """
+    real_stdin = os.dup(0)
+    read_end, write_end = os.pipe()
+    os.dup2(read_end, 0)
+    os.close(read_end)
+
+    def relay() -> None:
+        try:
+            while True:
+                chunk = os.read(real_stdin, 65536)
+                if not chunk:
+                    break
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(write_end, view):]
+        except OSError:
+            pass
+        finally:
+            timer = threading.Timer(SHUTDOWN_GRACE_S, lambda: os._exit(0))
+            timer.daemon = True
+            timer.start()
+            try:
+                os.close(write_end)
+            except OSError:
+                pass
+
+    threading.Thread(target=relay, name="stdin-relay", daemon=True).start()
+
+
+def run_stdio(poll_ms: int) -> int:
+    # stdout carries only JSON-RPC from here on: no banner, no READY line.
+    # SIGTERM/SIGINT: exit 0 at once. (A graceful stop cannot work: asyncio's
+    # shutdown would wait for the worker thread blocked reading stdin.)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: os._exit(0))
+    _relay_stdin_with_eof_deadline()
+    mcp = build_server(poll_ms)
+    mcp.run(transport="stdio", show_banner=False)
     return 0
 
 

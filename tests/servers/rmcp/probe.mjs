@@ -203,8 +203,8 @@ async function main() {
   {
     const r = await rpc('tools/list');
     const names = (r.msg?.result?.tools || []).map((t) => t.name).sort();
-    const expected = ['ask', 'compose', 'echo', 'fail', 'forever', 'slow', 'task_only', 'tool_error'];
-    check(JSON.stringify(names) === JSON.stringify(expected), 'tools/list: the 8 test tools', names);
+    const expected = ['ask', 'ask_two', 'compose', 'echo', 'fail', 'forever', 'slow', 'task_only', 'tool_error'];
+    check(JSON.stringify(names) === JSON.stringify(expected), 'tools/list: the 9 test tools', names);
   }
 
   // --- echo (synchronous) -----------------------------------------------------
@@ -273,6 +273,26 @@ async function main() {
       // Stale key after the answer: acked and ignored.
       const u2 = await rpc('tasks/update', { taskId: task.taskId, inputResponses: { name: answer, bogus: { action: 'cancel' } } });
       check(u2.msg?.result?.resultType === 'complete', 'ask: tasks/update with stale/unknown keys is acked', u2.msg);
+    }
+  }
+
+  // --- ask_two: two form requests in one round, answered one at a time -----------
+  {
+    const label = 'ask_two';
+    const r = await rpc('tools/call', { name: 'ask_two' });
+    const task = checkCreateTask(r, label);
+    if (task) {
+      const { res } = await pollUntil(task, (t) => t.status === 'input_required' && keys(t.inputRequests).length === 2, label);
+      check(JSON.stringify(keys(res?.inputRequests)) === '["first","last"]', `${label}: inputRequests keys == ["first","last"]`, res?.inputRequests);
+      check(res?.inputRequests?.first?.params?.requestedSchema?.properties?.first?.type === 'string' &&
+        res?.inputRequests?.last?.params?.requestedSchema?.properties?.last?.type === 'string', `${label}: one string field per form`, res?.inputRequests);
+      const u1 = await rpc('tasks/update', { taskId: task.taskId, inputResponses: { first: { action: 'accept', content: { first: 'Ada' } } } });
+      check(u1.msg?.result?.resultType === 'complete', `${label}: partial update acked`, u1.msg);
+      const mid = (await rpc('tasks/get', { taskId: task.taskId })).msg?.result;
+      check(mid?.status === 'input_required' && JSON.stringify(keys(mid?.inputRequests)) === '["last"]', `${label}: after 1 of 2 answers still input_required with ["last"]`, mid);
+      await rpc('tasks/update', { taskId: task.taskId, inputResponses: { last: { action: 'accept', content: { last: 'Lovelace' } } } });
+      const fin = await pollUntil(task, () => false, label);
+      check(fin.res?.status === 'completed' && text0(fin.res?.result) === 'hello, Ada Lovelace', `${label}: completed "hello, Ada Lovelace"`, fin.res);
     }
   }
 

@@ -27,19 +27,28 @@ use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer, Expos
 // CLI
 // ---------------------------------------------------------------------------
 
+/// Where the server listens: Streamable HTTP on 127.0.0.1:<port>, or stdio.
+enum Mode {
+    Http(u16),
+    Stdio,
+}
+
 struct Cli {
-    port: u16,
+    mode: Mode,
     poll_ms: u64,
     ttl_ms: u64,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: rmcp-tasks-server --port <N> [--poll-ms <ms, default 100>] [--ttl-ms <ms, default 60000>]");
+    eprintln!(
+        "usage: rmcp-tasks-server (--port <N> | --stdio) [--poll-ms <ms, default 100>] [--ttl-ms <ms, default 60000>]"
+    );
     std::process::exit(2);
 }
 
 fn parse_cli() -> Cli {
     let mut port = None;
+    let mut stdio = false;
     let mut poll_ms = 100u64;
     let mut ttl_ms = 60_000u64;
     let mut args = std::env::args().skip(1);
@@ -51,6 +60,7 @@ fn parse_cli() -> Cli {
         let mut value = || inline.clone().or_else(|| args.next()).unwrap_or_else(|| usage());
         match key.as_str() {
             "--port" => port = Some(value().parse().unwrap_or_else(|_| usage())),
+            "--stdio" if inline.is_none() => stdio = true,
             "--poll-ms" => poll_ms = value().parse().unwrap_or_else(|_| usage()),
             "--ttl-ms" => ttl_ms = value().parse().unwrap_or_else(|_| usage()),
             "-h" | "--help" => usage(),
@@ -60,8 +70,17 @@ fn parse_cli() -> Cli {
             }
         }
     }
+    let mode = match (port, stdio) {
+        (Some(port), false) => Mode::Http(port),
+        (None, true) => Mode::Stdio,
+        (Some(_), true) => {
+            eprintln!("--port and --stdio are mutually exclusive");
+            usage()
+        }
+        (None, false) => usage(),
+    };
     Cli {
-        port: port.unwrap_or_else(|| usage()),
+        mode,
         poll_ms,
         ttl_ms,
     }
@@ -121,6 +140,27 @@ fn ask_request() -> Result<InputRequest, McpError> {
         "What is your name?",
         json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
     )
+}
+
+fn ask_two_requests() -> Result<(InputRequest, InputRequest), McpError> {
+    Ok((
+        form_request(
+            "What is your first name?",
+            json!({"type": "object", "properties": {"first": {"type": "string"}}, "required": ["first"]}),
+        )?,
+        form_request(
+            "What is your last name?",
+            json!({"type": "object", "properties": {"last": {"type": "string"}}, "required": ["last"]}),
+        )?,
+    ))
+}
+
+/// One field of an accepted ElicitResult, or `?` (declined, cancelled, missing).
+fn answer_field(response: &serde_json::Value, field: &str) -> String {
+    match response["content"][field].as_str() {
+        Some(v) if response["action"] == "accept" => v.to_string(),
+        _ => "?".to_string(),
+    }
 }
 
 fn confirm_request() -> Result<InputRequest, McpError> {
@@ -222,6 +262,32 @@ impl TasksServer {
             Box::pin(async move {
                 let response = tctx.request_input("name", request).await?;
                 Ok(text_result(ask_answer(&response)))
+            })
+        }))
+    }
+
+    #[tool(
+        description = "A task that asks two questions (two elicitation forms, keys `first` and `last`) in one round and greets you."
+    )]
+    async fn ask_two(&self, ctx: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
+        if !declares_tasks(&ctx) {
+            return Err(tasks_required());
+        }
+        let (first, last) = ask_two_requests()?;
+        Ok(self.spawn(move |tctx| {
+            Box::pin(async move {
+                // join! registers both requests on its first poll, so the task
+                // reports `input_required` with both keys at once.
+                let (first, last) = tokio::join!(
+                    tctx.request_input("first", first),
+                    tctx.request_input("last", last)
+                );
+                let (first, last) = (first?, last?);
+                Ok(text_result(format!(
+                    "hello, {} {}",
+                    answer_field(&first, "first"),
+                    answer_field(&last, "last")
+                )))
             })
         }))
     }
@@ -391,6 +457,50 @@ async fn main() {
     let cli = parse_cli();
     let tasks = TaskManager::new();
     let server = TasksServer::new(tasks.clone(), cli.poll_ms, cli.ttl_ms);
+    match cli.mode {
+        Mode::Http(port) => serve_http(server, tasks, port).await,
+        Mode::Stdio => serve_stdio(server, tasks).await,
+    }
+}
+
+/// stdio mode: newline-delimited JSON-RPC on stdin/stdout; nothing else is
+/// ever written to stdout (rmcp has no tracing subscriber here, so it logs
+/// nothing; our own messages go to stderr). Exits 0 on stdin EOF, SIGTERM or
+/// SIGINT (running tasks are aborted), 1 when rmcp rejects the connection
+/// before serving (e.g. an `initialize`, or a notification as first message).
+async fn serve_stdio(server: TasksServer, tasks: TaskManager) -> ! {
+    use rmcp::ServiceExt;
+    use rmcp::service::ServerInitializeError;
+    let running = tokio::select! {
+        res = server.serve(rmcp::transport::stdio()) => res,
+        _ = shutdown_signal() => { tasks.shutdown(); std::process::exit(0) }
+    };
+    let running = match running {
+        Ok(running) => running,
+        // stdin closed before any request: a normal end.
+        Err(ServerInitializeError::ConnectionClosed(_)) => std::process::exit(0),
+        Err(e) => {
+            eprintln!("rmcp-tasks-server: stdio connection rejected: {e}");
+            tasks.shutdown();
+            std::process::exit(1);
+        }
+    };
+    tokio::select! {
+        res = running.waiting() => {
+            if let Err(e) = res {
+                eprintln!("rmcp-tasks-server: service loop failed: {e}");
+                tasks.shutdown();
+                std::process::exit(1);
+            }
+        }
+        _ = shutdown_signal() => {}
+    }
+    tasks.shutdown();
+    std::process::exit(0);
+}
+
+async fn serve_http(server: TasksServer, tasks: TaskManager, port: u16) {
+    let cli_port = port;
 
     let config = StreamableHttpServerConfig::default().with_legacy_session_mode(false);
     let cancel = config.cancellation_token.clone();
@@ -409,10 +519,10 @@ async fn main() {
         .nest_service("/mcp", service)
         .layer(cors);
 
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", cli.port))
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", cli_port))
         .await
         .unwrap_or_else(|e| {
-            eprintln!("cannot bind 127.0.0.1:{}: {e}", cli.port);
+            eprintln!("cannot bind 127.0.0.1:{cli_port}: {e}");
             std::process::exit(1);
         });
     let port = listener.local_addr().expect("local addr").port();
