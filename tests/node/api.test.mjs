@@ -212,3 +212,46 @@ test("a client that aborts the caller's signal from inside its own abort listene
   // The module is still healthy.
   assert.equal((await awaitTask({ request: async () => ({ taskId: "u", status: "cancelled" }) }, "u")).tag, "cancelled");
 });
+
+test("the TTL backstop through the package: past createdAt + ttlMs a -32602 means expired", async () => {
+  const now = new Date();
+  const status = { taskId: "t", status: "working", createdAt: now.toISOString(), lastUpdatedAt: now.toISOString(), ttlMs: 120, pollIntervalMs: 60000 };
+  const seen = [];
+  const client = {
+    async request(method) {
+      seen.push([method, Math.round(performance.now() - started)]);
+      throw { code: -32602, message: "unknown task" };
+    },
+  };
+  const started = performance.now();
+  const out = await awaitTask(client, status, { timeoutMs: 2000 });
+  assert.equal(out.tag, "error");
+  assert.equal(out.error.code, -32602);
+  assert.equal(out.error.cause.type, "expired");
+  assert.equal(out.error.cause.status.taskId, "t");
+  assert.equal(seen.length, 1);
+  assert.ok(seen[0][1] >= 110 && seen[0][1] < 400, `read at the TTL, not the 60 s interval: ${seen[0][1]} ms`);
+});
+
+test("a listen stream that acknowledges and goes silent gets safety reads every listenCheckMs", async () => {
+  let reads = 0;
+  const client = {
+    async request() {
+      reads += 1;
+      return { taskId: "t", status: reads >= 3 ? "completed" : "working", result: { content: [] } };
+    },
+    async listen() {
+      return (async function* () {
+        yield { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { taskIds: ["t"] } } };
+        await new Promise(() => {}); // silent forever
+      })();
+    },
+  };
+  const started = performance.now();
+  const out = await awaitTask(client, "t", { listen: true, listenCheckMs: 60, timeoutMs: 2000 });
+  const took = performance.now() - started;
+  assert.equal(out.tag, "ok");
+  assert.equal(reads, 3, "the resync read, then two safety reads");
+  assert.ok(took >= 110 && took < 600, `took ${took} ms`);
+  assert.deepEqual(lib.liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0 });
+});
