@@ -266,3 +266,21 @@ fn call_and_await_is_one_machine_and_each_signal_governs_its_part() {
     m.handle(50, Event::Abort { reason: json!("late"), scope: AbortScope::Call });
     assert_eq!(sim.run(&mut m)["tag"], "ok");
 }
+
+#[test]
+fn a_resumed_wait_never_asks_a_key_answered_before_and_sends_an_unacknowledged_answer_once() {
+    let rec = recorder(0);
+    let mut sim = Sim::new(two_key_server(rec.clone())).handler(|_, key, _, _| {
+        assert_ne!(key, "a", "a was answered before the restart");
+        assert_ne!(key, "b", "b's answer was stored: it is sent, not asked");
+        Reaction::Never
+    });
+    let answered = [("a".to_owned(), None), ("b".to_owned(), Some(json!({"action": "accept", "content": {"v": "y"}})))];
+    let o = WaitOptions { input: InputMode::Handlers(ALL), ..WaitOptions::default() };
+    let mut w = Wait::resume(Seed::TaskId("t1".into()), o, &answered, 0).unwrap();
+    let out = sim.run(&mut w);
+    assert_eq!(asks(&sim), Vec::<String>::new());
+    // Only "b" is sent (once); "a" stays outstanding on this server, so the wait times out.
+    assert_eq!(*rec.updates.borrow(), [vec!["b".to_owned()]]);
+    assert_eq!(out["error"]["cause"]["type"], "timeout");
+}
