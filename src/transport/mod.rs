@@ -1,6 +1,8 @@
-//! The ready clients. The pure parts (SSE parsing, routing headers) compile on every target and are
-//! tested natively; the clients themselves exist on wasm32 only.
+//! The ready clients. The pure parts (the JSON-RPC channel under message transports, SSE parsing,
+//! routing headers) compile on every target and are tested natively; the clients themselves exist on
+//! wasm32 only.
 
+pub mod channel;
 pub mod headers;
 pub mod sse;
 
