@@ -143,7 +143,7 @@ impl<J: Json> Failure<J> {
     /// `request` rejected with something that is not a JSON-RPC error.
     pub fn transport(method: &'static str, error: J) -> Self {
         let mut data = vec![("method", J::string(method))];
-        for key in ["status", "body"] {
+        for key in ["status", "body", "exitCode", "signal", "stderr"] {
             if let Some(v) = error.get(key) {
                 data.push((key, v));
             }

@@ -60,8 +60,12 @@ pub fn describe_failure<J: Json>(value: &J) -> String {
 
 /// `true` when a request that failed without a JSON-RPC answer is worth re-issuing: a network error,
 /// a broken stream, a timeout, HTTP 5xx, 408 or 429. An HTTP 4xx answer without a JSON-RPC error
-/// (a `status` between 400 and 499) is not: sending the same request again would get the same answer.
+/// (a `status` between 400 and 499) is not: sending the same request again would get the same answer;
+/// nor is a rejection marked `retryable: false` (a closed channel, an exited process).
 pub fn is_transient<J: Json>(error: &J) -> bool {
+    if error.get("retryable").and_then(|r| r.as_bool()) == Some(false) {
+        return false; // e.g. a channel that closed: the same request can only fail again
+    }
     match error.get_f64("status") {
         Some(s) if (400.0..500.0).contains(&s) => s == 408.0 || s == 429.0,
         _ => true,

@@ -115,3 +115,26 @@ export interface SdkTransportClientOptions {
   inputHandlers?: InputHandlers;
   requestTimeoutMs?: number;
 }
+
+/** Options of `channelClient`. */
+export interface ChannelClientOptions {
+  clientInfo?: ClientInfo;
+  clientCapabilities?: ClientCapabilities;
+  inputHandlers?: InputHandlers;
+  requestTimeoutMs?: number;
+}
+
+/**
+ * A client over a message pair (`channelClient(send, options?)`): `send(message)` carries one JSON-RPC
+ * message to the server; hand every message that arrives to `receive`, and call `close` when the
+ * channel closes. Requests carry the 2026-07-28 `_meta`; abort or timeout sends `notifications/cancelled`.
+ */
+export interface ChannelClient extends TasksClient {
+  request(method: string, params?: Record<string, unknown>, options?: HttpRequestOptions): Promise<Record<string, unknown>>;
+  /** `subscriptions/listen`: the notifications routed to it (by `_meta.subscriptionId`, else `taskId`). */
+  listen(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<AsyncIterableIterator<JsonRpcNotification>>;
+  /** A message arrived from the server. */
+  receive(message: object): void;
+  /** The channel closed: pending requests and streams fail with `error` (default: "the channel closed"). */
+  close(error?: unknown): void;
+}

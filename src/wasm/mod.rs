@@ -5,7 +5,7 @@ mod client;
 mod driver;
 mod exports;
 mod js_json;
-mod rt;
+pub(crate) mod rt;
 mod scheduler;
 
 /// The TypeScript declarations of the public API, emitted into the generated `.d.ts`.

@@ -1,0 +1,355 @@
+//! `channelClient(send, options?)`: a client over any message pair — `send(message)` carries one
+//! JSON-RPC message to the server, `client.receive(message)` hands it each message that arrived, and
+//! `client.close(error?)` says the channel closed. The bookkeeping is [`super::channel::Channel`];
+//! this is its JS face. stdio (Node) and ports are thin adapters over it.
+//!
+//! - `request(method, params, {timeoutMs?, signal?})` sends `{jsonrpc, id, method, params}` with the
+//!   `_meta` every 2026-07-28 request carries (protocol version, client info, capabilities) and resolves
+//!   with the response's `result`, or rejects with its `error` object. On abort or timeout it rejects
+//!   (an `McpHttpError` with status 0) and sends `notifications/cancelled` for its id.
+//! - `listen(params, {signal?})` sends `subscriptions/listen` and resolves with an async iterator of
+//!   the notifications routed to it; `return()` or the signal ends it (and sends
+//!   `notifications/cancelled`); the listen's result ends it, its error rejects `next()`.
+//! - After `close(error)` every pending request rejects and every stream fails with `error` (default:
+//!   an `McpHttpError` "the channel closed", marked `retryable: false`); later requests reject at once.
+//!
+//! Application code (`send`, signals) runs only outside every borrow.
+
+use super::channel::{Channel, Routed};
+use super::http::{abort_error, mcp_error, read_common, type_error, Abort, Common};
+use crate::json::Json;
+use crate::proto::rpc::read_rpc_error;
+use crate::wasm::rt;
+use js_sys::{Function, Object, Promise, Reflect, Symbol};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+
+/// One request waiting for its response.
+struct Waiting {
+    id: u64,
+    resolve: JsValue,
+    reject: JsValue,
+    _abort: Abort,
+}
+
+/// One listen stream: what arrived and was not read yet, a pending `next()`, its end.
+struct Stream {
+    id: u64,
+    queue: VecDeque<JsValue>,
+    waiter: Option<(JsValue, JsValue)>,
+    /// `Some(None)`: ended; `Some(Some(e))`: failed with `e`.
+    end: Option<Option<JsValue>>,
+    _abort: Option<Abort>,
+}
+
+/// The most notifications a stream keeps unread before it fails.
+const MAX_QUEUED: usize = 10_000;
+
+struct Chan {
+    send: Function,
+    common: Common,
+    core: RefCell<Channel>,
+    waiting: RefCell<Vec<Waiting>>,
+    streams: RefCell<Vec<Stream>>,
+    closed: RefCell<Option<JsValue>>,
+}
+
+fn step(done: bool, value: &JsValue) -> JsValue {
+    JsValue::object(vec![("done", JsValue::from_bool(done)), ("value", value.clone())])
+}
+
+fn rejected(e: &JsValue) -> Promise {
+    let d = rt::deferred();
+    rt::settle_with(&d.get(2), e);
+    d.get(0).unchecked_into()
+}
+
+impl Chan {
+    /// Calls `send(message)`; `Err` with what it threw.
+    fn transmit(&self, message: &JsValue) -> Result<(), JsValue> {
+        let thrown = rt::call1(&self.send, &JsValue::UNDEFINED, message);
+        match thrown.dyn_ref::<js_sys::Array>() {
+            Some(a) => Err(a.get(0)),
+            None => Ok(()),
+        }
+    }
+
+    fn request(self: &Rc<Self>, method: JsValue, params: JsValue, opts: JsValue) -> Promise {
+        let Some(method) = method.as_string() else {
+            return rejected(&type_error("request", "method must be a string"));
+        };
+        if let Some(e) = self.closed.borrow().clone() {
+            return rejected(&e);
+        }
+        let params = match self.common.params(&params) {
+            Ok(p) => p,
+            Err(e) => return rejected(&e),
+        };
+        let (id, message) = self.core.borrow_mut().request(&method, params);
+        let timeout = self.common.timeout(&opts);
+        let link = Rc::downgrade(self);
+        let what = method.clone();
+        let hook: Function = Closure::once_into_js(move |why: JsValue| {
+            let why = why.as_f64().unwrap_or_default() as u8;
+            if let Some(c) = link.upgrade() {
+                c.give_up(id, Err(abort_error(&what, 0, why, timeout.unwrap_or_default(), &JsValue::UNDEFINED)));
+            }
+        })
+        .unchecked_into();
+        let abort = Abort::new(opts.get("signal"), timeout, Some(hook));
+        let d = rt::deferred();
+        let promise: Promise = d.get(0).unchecked_into();
+        self.waiting.borrow_mut().push(Waiting { id, resolve: d.get(1), reject: d.get(2), _abort: abort });
+        if let Err(e) = self.transmit(&message) {
+            let cause = mcp_error(&[&method, ": send failed"].concat(), 0, &"".into(), &e);
+            self.settle(id, Err(cause));
+        }
+        promise
+    }
+
+    /// Settles request `id` (once): resolve with the result, reject with the error.
+    fn settle(&self, id: u64, outcome: Result<JsValue, JsValue>) {
+        let taken = {
+            let mut w = self.waiting.borrow_mut();
+            w.iter().position(|x| x.id == id).map(|at| w.remove(at))
+        };
+        if let Some(w) = taken {
+            match outcome {
+                Ok(v) => rt::settle_with(&w.resolve, &v),
+                Err(e) => rt::settle_with(&w.reject, &e),
+            }
+        }
+    }
+
+    /// Gives up request `id` (its signal or timeout fired): rejects it and tells the server.
+    fn give_up(&self, id: u64, outcome: Result<JsValue, JsValue>) {
+        let cancelled: Option<JsValue> = self.core.borrow_mut().cancel(id, "the client gave up the request");
+        self.settle(id, outcome);
+        if let Some(n) = cancelled {
+            let _ = self.transmit(&n);
+        }
+    }
+
+    fn listen(self: &Rc<Self>, params: JsValue, opts: JsValue) -> Promise {
+        if let Some(e) = self.closed.borrow().clone() {
+            return rejected(&e);
+        }
+        let params = match self.common.params(&params) {
+            Ok(p) => p,
+            Err(e) => return rejected(&e),
+        };
+        let (id, message) = self.core.borrow_mut().listen(params);
+        let link = Rc::downgrade(self);
+        let hook: Function = Closure::once_into_js(move |_: JsValue| {
+            if let Some(c) = link.upgrade() {
+                c.end_stream(id, None, true);
+            }
+        })
+        .unchecked_into();
+        let abort = opts.get("signal").map(|s| Abort::new(Some(s), None, Some(hook)));
+        let stream = Stream { id, queue: VecDeque::new(), waiter: None, end: None, _abort: abort };
+        self.streams.borrow_mut().push(stream);
+        if let Err(e) = self.transmit(&message) {
+            self.core.borrow_mut().cancel::<JsValue>(id, "");
+            self.streams.borrow_mut().retain(|s| s.id != id);
+            return rejected(&mcp_error("subscriptions/listen: send failed", 0, &"".into(), &e));
+        }
+        let d = rt::deferred();
+        rt::settle_with(&d.get(1), &iterator(Rc::downgrade(self), id));
+        d.get(0).unchecked_into()
+    }
+
+    /// Ends stream `id` with `error` (`None`: a clean end); `tell` sends `notifications/cancelled`.
+    fn end_stream(&self, id: u64, error: Option<JsValue>, tell: bool) {
+        let cancelled: Option<JsValue> =
+            if tell { self.core.borrow_mut().cancel(id, "the client closed the stream") } else { None };
+        let waiter = {
+            let mut streams = self.streams.borrow_mut();
+            let Some(s) = streams.iter_mut().find(|s| s.id == id) else { return };
+            if s.end.is_none() {
+                s.end = Some(error);
+            }
+            s._abort = None;
+            s.waiter.take()
+        };
+        if let Some(w) = waiter {
+            self.answer_next(id, w);
+        }
+        if let Some(n) = cancelled {
+            let _ = self.transmit(&n);
+        }
+    }
+
+    /// Hands the next step of stream `id` to `waiter` (resolve, reject), or keeps it waiting.
+    fn answer_next(&self, id: u64, waiter: (JsValue, JsValue)) {
+        let item = {
+            let mut streams = self.streams.borrow_mut();
+            let Some(at) = streams.iter().position(|s| s.id == id) else {
+                drop(streams);
+                return rt::settle_with(&waiter.0, &step(true, &JsValue::UNDEFINED));
+            };
+            let Some(s) = streams.get_mut(at) else { return };
+            if let Some(m) = s.queue.pop_front() {
+                Ok(step(false, &m))
+            } else if let Some(end) = s.end.clone() {
+                streams.remove(at);
+                match end {
+                    None => Ok(step(true, &JsValue::UNDEFINED)),
+                    Some(e) => Err(e),
+                }
+            } else {
+                s.waiter = Some(waiter);
+                return;
+            }
+        };
+        match item {
+            Ok(v) => rt::settle_with(&waiter.0, &v),
+            Err(e) => rt::settle_with(&waiter.1, &e),
+        }
+    }
+
+    fn next(&self, id: u64) -> Promise {
+        let d = rt::deferred();
+        let busy = self.streams.borrow().iter().any(|s| s.id == id && s.waiter.is_some());
+        if busy {
+            // One `next()` at a time: a concurrent one gets the end (callers await each step).
+            rt::settle_with(&d.get(1), &step(true, &JsValue::UNDEFINED));
+        } else {
+            self.answer_next(id, (d.get(1), d.get(2)));
+        }
+        d.get(0).unchecked_into()
+    }
+
+    /// A message arrived: settle, route or ignore it.
+    fn receive(&self, message: JsValue) {
+        let routed = self.core.borrow_mut().receive(&message);
+        for r in routed {
+            match r {
+                Routed::Reply { id, outcome: Ok(v) } => self.settle(id, Ok(v)),
+                Routed::Reply { id, outcome: Err(e) } => {
+                    let e = if read_rpc_error(&e).is_some() {
+                        e
+                    } else {
+                        mcp_error("request: malformed JSON-RPC error", 0, &"".into(), &e)
+                    };
+                    self.settle(id, Err(e));
+                }
+                Routed::Stream { id, message } => self.push(id, message),
+                Routed::StreamEnd { id, error } => self.end_stream(id, error, false),
+            }
+        }
+    }
+
+    fn push(&self, id: u64, message: JsValue) {
+        let (waiter, overflow) = {
+            let mut streams = self.streams.borrow_mut();
+            let Some(s) = streams.iter_mut().find(|s| s.id == id && s.end.is_none()) else { return };
+            if s.queue.len() >= MAX_QUEUED {
+                s.queue.clear();
+                (None, true)
+            } else {
+                s.queue.push_back(message);
+                (s.waiter.take(), false)
+            }
+        };
+        if overflow {
+            let e = mcp_error(
+                "subscriptions/listen: more than 10000 notifications queued unread",
+                0,
+                &"".into(),
+                &JsValue::UNDEFINED,
+            );
+            return self.end_stream(id, Some(e), true);
+        }
+        if let Some(w) = waiter {
+            self.answer_next(id, w);
+        }
+    }
+
+    /// The channel closed: every request and stream fails with `error`.
+    fn close(&self, error: JsValue) {
+        let error = if error.is_undefined() {
+            let e = mcp_error("the channel closed", 0, &"".into(), &JsValue::UNDEFINED);
+            let _ = Reflect::set(&e, &"retryable".into(), &JsValue::FALSE);
+            e
+        } else {
+            error
+        };
+        if self.closed.borrow().is_some() {
+            return;
+        }
+        *self.closed.borrow_mut() = Some(error.clone());
+        let (requests, listens) = self.core.borrow_mut().close();
+        for id in requests {
+            self.settle(id, Err(error.clone()));
+        }
+        for id in listens {
+            self.end_stream(id, Some(error.clone()), false);
+        }
+    }
+}
+
+/// The async iterator of stream `id`.
+fn iterator(chan: Weak<Chan>, id: u64) -> JsValue {
+    let c = chan.clone();
+    let next = Closure::<dyn Fn() -> Promise>::new(move || match c.upgrade() {
+        Some(c) => c.next(id),
+        None => Promise::resolve(&step(true, &JsValue::UNDEFINED)),
+    })
+    .into_js_value();
+    let ret = Closure::<dyn Fn() -> Promise>::new(move || {
+        if let Some(c) = chan.upgrade() {
+            c.end_stream(id, None, true);
+        }
+        Promise::resolve(&step(true, &JsValue::UNDEFINED))
+    })
+    .into_js_value();
+    let it = JsValue::object(vec![("next", next), ("return", ret)]);
+    // `Object.prototype.valueOf` returns `this`: exactly what `[Symbol.asyncIterator]` must do.
+    if let Ok(value_of) = Reflect::get(&Object::new(), &"valueOf".into()) {
+        let _ = Reflect::set(&it, &Symbol::async_iterator(), &value_of);
+    }
+    it
+}
+
+/// Builds a client over a message pair: `send(message)` carries one JSON-RPC message to the server;
+/// the client's `receive(message)` takes each one that arrives and `close(error?)` ends the channel.
+/// Options: `clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`. Throws a
+/// `TypeError` for bad arguments.
+#[wasm_bindgen(js_name = channelClient, unchecked_return_type = "ChannelClient")]
+pub fn channel_client(
+    #[wasm_bindgen(unchecked_param_type = "(message: object) => void")] send: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChannelClientOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    const F: &str = "channelClient";
+    let send: Function = send.dyn_into().map_err(|_| type_error(F, "send must be a function"))?;
+    let common = read_common(&options, F, false)?;
+    let chan = Rc::new(Chan {
+        send,
+        common,
+        core: RefCell::new(Channel::new()),
+        waiting: RefCell::new(Vec::new()),
+        streams: RefCell::new(Vec::new()),
+        closed: RefCell::new(None),
+    });
+    let client = chan.common.client_object();
+    let c = chan.clone();
+    let request = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> Promise>::new(move |m, p, o| c.request(m, p, o));
+    let c = chan.clone();
+    let listen = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(move |p, o| c.listen(p, o));
+    let c = chan.clone();
+    let receive = Closure::<dyn Fn(JsValue)>::new(move |m| c.receive(m));
+    let close = Closure::<dyn Fn(JsValue)>::new(move |e| chan.close(e));
+    let fields = [
+        ("request", request.into_js_value()),
+        ("listen", listen.into_js_value()),
+        ("receive", receive.into_js_value()),
+        ("close", close.into_js_value()),
+    ];
+    for (k, v) in fields {
+        let _ = Reflect::set(&client, &k.into(), &v);
+    }
+    Ok(client)
+}
