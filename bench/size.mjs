@@ -1,0 +1,72 @@
+// 6. Shipped size: what a browser app ships. Each app is a two-line entry bundled by esbuild (bundle,
+// minify, ESM, platform "browser", tree shaking), measured raw and gzip -9 (and brotli), plus for ours
+// the .wasm the glue fetches (not part of the JS bundle). Also builds the page's ext-tasks bundle.
+import { build } from "esbuild";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const APPS = {
+  "ours-http": `import { httpClient, callAndAwait } from "mcp-tasks-wasm";
+export const run = (url) => callAndAwait(httpClient(url), "slow", { ms: 300 });
+`,
+  "ours-direct": `import { directClient, callAndAwait } from "mcp-tasks-wasm";
+export const run = (handler) => callAndAwait(directClient(handler), "slow", { ms: 300 });
+`,
+  // The same app on the official SDK client + ext-tasks. (Against a 2026-07-28 server the session also
+  // needs the host's own `rawDispatch` and `v2RequestFraming`, which would add host code: not counted.)
+  "theirs-http": `import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"; import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
+export const run = async (url) => { const c = new Client({ name: "app", version: "1.0.0" }); await c.connect(new StreamableHTTPClientTransport(new URL(url))); return (await (await createTaskSessionFromClient(c, { endpointId: url }).callTool("slow", { ms: 300 })).settle()).outcome; };
+`,
+};
+
+const gz = (b) => zlib.gzipSync(b, { level: 9 }).length;
+const br = (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+
+async function bundle(root, entryFile, outfile) {
+  const r = await build({
+    entryPoints: [entryFile], outfile, bundle: true, minify: true, format: "esm", platform: "browser",
+    target: "es2022", write: false, logLevel: "silent", absWorkingDir: root,
+    alias: { "mcp-tasks-wasm": path.join(root, "pkg/index.js") },
+  });
+  const js = r.outputFiles.find((f) => f.path.endsWith(".js")).contents;
+  writeFileSync(outfile, js);
+  return Buffer.from(js);
+}
+
+/** Bundles @modelcontextprotocol/ext-tasks/client for the bench page (bench/.out/ext-tasks-client.js). */
+export async function buildPageBundle(root) {
+  const dir = path.join(root, "bench/.out");
+  mkdirSync(dir, { recursive: true });
+  const entry = path.join(dir, "ext-tasks-entry.mjs");
+  writeFileSync(entry, `export * from "@modelcontextprotocol/ext-tasks/client";\n`);
+  await build({
+    entryPoints: [entry], outfile: path.join(dir, "ext-tasks-client.js"), bundle: true, minify: true,
+    format: "esm", platform: "browser", target: "es2022", logLevel: "silent", absWorkingDir: root,
+  });
+}
+
+export async function measureSizes(root) {
+  const dir = path.join(root, "bench/.out/size");
+  mkdirSync(dir, { recursive: true });
+  const wasm = readFileSync(path.join(root, "pkg/mcp_tasks_wasm_bg.wasm"));
+  const wasmText = wasm.toString("latin1");
+  const out = { wasm: { raw: wasm.length, gzip: gz(wasm), brotli: br(wasm) }, apps: {} };
+  for (const [name, code] of Object.entries(APPS)) {
+    const entry = path.join(dir, `${name}.entry.mjs`);
+    writeFileSync(entry, code);
+    const js = await bundle(root, entry, path.join(dir, `${name}.js`));
+    const text = js.toString("utf8");
+    const app = { js: { raw: js.length, gzip: gz(js), brotli: br(js) } };
+    if (name.startsWith("ours")) {
+      app.total = { raw: js.length + wasm.length, gzip: app.js.gzip + out.wasm.gzip, brotli: app.js.brotli + out.wasm.brotli };
+      // HTTP client markers: in the JS glue (the fetch snippet's strings) and in the wasm (the Rust client).
+      app.httpInJs = ["retry-after", "content-type", "POST"].filter((m) => text.includes(m));
+      app.httpInWasm = ["text/event-stream", "Mcp-Method", "McpHttpError", "MCP-Protocol-Version"].filter((m) => wasmText.includes(m));
+    } else {
+      app.total = app.js;
+    }
+    out.apps[name] = app;
+  }
+  return out;
+}
