@@ -1,5 +1,7 @@
 // The interop scenario matrix, run unchanged in Node and in headless Chromium, through httpClient,
-// against a real server. `lib` is the package module; `server` is {name, url}.
+// against a real server — and in Node over stdio. `lib` is the package module; `server` is
+// {name, url} (HTTP) or {name, client(options)} (a ready client, e.g. a stdioClient, shared by the
+// scenarios and closed by the caller).
 function assert(cond, message) {
   if (!cond) throw new Error(message);
 }
@@ -8,19 +10,19 @@ const show = (v) => JSON.stringify(v);
 export function interopScenarios(lib, server) {
   const { httpClient, callTool, awaitTask, callAndAwait, cancelTask, getTask, serverSupports } = lib;
   const answered = [];
-  const client = () => httpClient(server.url, {
-    inputHandlers: {
-      form: async (params, { key }) => {
-        answered.push(key);
-        const field = Object.keys(params.requestedSchema.properties)[0];
-        const value = field === "ok" ? true : "Ada";
-        return { tag: "ok", response: { action: "accept", content: { [field]: value } } };
-      },
+  const inputHandlers = {
+    form: async (params, { key }) => {
+      answered.push(key);
+      const field = Object.keys(params.requestedSchema.properties)[0];
+      const value = field === "ok" ? true : "Ada";
+      return { tag: "ok", response: { action: "accept", content: { [field]: value } } };
     },
-  });
+  };
+  const client = () => (server.client ? server.client({ inputHandlers }) : httpClient(server.url, { inputHandlers }));
+  const discover = (c) => (c.discover ? c.discover() : c.request("server/discover", {}));
   const list = [
     ["discover advertises the extension", async () => {
-      const d = await client().discover();
+      const d = await discover(client());
       assert(serverSupports(d), show(d));
     }],
     ["slow task → ok", async () => {
@@ -31,6 +33,17 @@ export function interopScenarios(lib, server) {
       const out = await callAndAwait(client(), "ask");
       assert(out.tag === "ok" && out.result.content[0].text === "hello, Ada", show(out));
       assert(answered.length >= 1, "the form handler ran");
+    }],
+    ["ask_two → two form asks in one round, each answered once → ok", async () => {
+      const before = answered.length;
+      const out = await callAndAwait(client(), "ask_two");
+      assert(out.tag === "ok" && /hello/.test(out.result.content[0].text), show(out));
+      const keys = answered.slice(before);
+      assert(keys.length === 2 && new Set(keys).size === 2, `each key asked once: ${show(keys)}`);
+    }],
+    ["echo → a plain result, no task", async () => {
+      const out = await callAndAwait(client(), "echo", { text: "plain" });
+      assert(out.tag === "ok" && JSON.stringify(out.result).includes("plain"), show(out));
     }],
     ["fail → -32603 with cause task_failed", async () => {
       const out = await callAndAwait(client(), "fail");
@@ -85,7 +98,7 @@ export function interopScenarios(lib, server) {
       assert(got.tag === "ok" && upd.tag === "ok" && can.tag === "ok", show({ got, upd, can }));
     }],
   ];
-  if (server.name === "rmcp") {
+  if (server.name.startsWith("rmcp")) {
     list.push(["MRTR round on compose, then a task", async () => {
       const out = await callAndAwait(client(), "compose");
       assert(out.tag === "ok" && out.result.content[0].text === "confirmed: true", show(out));

@@ -1,11 +1,13 @@
 // Interop: builds (cached) and starts rmcp 3.11.0 and fastmcp-tasks 4.1.4, runs the scenario matrix
-// through httpClient in Node, then in headless Chromium from a page on another localhost port (so
-// CORS is real), and stops the servers by PID whatever happens.
+// through httpClient in Node, then over stdio (stdioClient, one spawned server each) in Node, then in
+// headless Chromium from a page on another localhost port (so CORS is real), and stops the servers by
+// PID whatever happens.
 import { fileURLToPath } from "node:url";
 import { prepare, startServers, stopAll } from "./servers.mjs";
 import { interopScenarios, runScenarios } from "./matrix.mjs";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "../browser/chromium.mjs";
+import { stdioServers } from "./stdio-servers.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const lib = await import(new URL(`../../${process.env.PKG_DIR ?? "pkg"}/node.js`, import.meta.url).href);
@@ -20,6 +22,22 @@ try {
   for (const s of servers) console.log(`${s.name} ready at ${s.url} (pid ${s.pid})`);
 
   for (const s of servers) failed += await runScenarios(interopScenarios(lib, s), (l) => console.log(`node ${l}`));
+
+  // The same matrix over stdio (Node): one stdioClient per server, spawned from its launcher.
+  const { stdioClient } = await import(new URL(`../../${process.env.PKG_DIR ?? "pkg"}/stdio.js`, import.meta.url).href);
+  for (const spec of stdioServers({ prepare: false })) {
+    let shared;
+    const server = {
+      name: `${spec.name} stdio`,
+      client: (options) =>
+        (shared ??= stdioClient(spec.command, spec.args, { ...options, cwd: spec.cwd, env: { ...process.env, ...spec.env } })),
+    };
+    try {
+      failed += await runScenarios(interopScenarios(lib, server), (l) => console.log(`node ${l}`));
+    } finally {
+      await shared?.close();
+    }
+  }
 
   site = await startHttpServer({ staticDir: root });
   browser = await launch();
