@@ -5,6 +5,7 @@ import { initSync } from "./mcp_tasks_wasm.js";
 initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });
 
 export * from "./mcp_tasks_wasm.js";
+export { portClient } from "./port.js";
 export { initSync } from "./mcp_tasks_wasm.js";
 
 /** Already initialised in Node; kept so code shared with the browser can `await init()` anywhere. */

@@ -20,7 +20,7 @@ const steps = [
   ["test server", "node", ["--test", ...nodeTests("tests/server")]],
   ["node", "node", ["--test", ...nodeTests("tests/node")]],
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
-  ["browser", "node", ["tests/browser/run.mjs", "--http"]],
+  ["browser", "node", ["tests/browser/run.mjs", "--http", "--ports"]],
   ["faults", "node", ["tests/faults/run.mjs"]],
   ["interop", "node", ["tests/interop/run.mjs"]],
   ["environments", "node", ["tests/env/run.mjs"]],

@@ -17,6 +17,7 @@ pub fn direct_client(
     #[wasm_bindgen(unchecked_param_type = "DirectHandler")] handler: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "DirectClientOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
+    crate::wasm::install_panic_hook();
     let handler: Function =
         handler.dyn_into().map_err(|_| js_sys::TypeError::new("directClient: handler must be a function"))?;
     let h = handler.clone();

@@ -186,6 +186,7 @@ const OPTIONS: [(&str, u8, &str); 6] = [
 /// (`clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`); a bad type is a
 /// `TypeError` naming `function`.
 pub(crate) fn read_common(options: &JsValue, function: &str, all: bool) -> Result<Common, JsValue> {
+    crate::wasm::install_panic_hook();
     if !(options.is_undefined() || options.is_null() || options.kind() == Kind::Object) {
         return Err(type_error(function, "options must be an object"));
     }

@@ -190,7 +190,8 @@ pub fn live_counts() -> [usize; 5] {
 /// Runs `machine` to its end; the promise settles with its outcome (or its rejection). A signal
 /// already aborted rejects at once with its reason, before anything is sent.
 pub fn run(machine: Box<dyn Machine<JsValue>>, client: Rc<JsClient>, hooks: Hooks, signals: Vec<Watched>) -> Promise {
-    CALLBACK.with(|_| {}); // installs the callback and the panic hook on first use
+    super::install_panic_hook();
+    CALLBACK.with(|_| {}); // installs the callback on first use
     let parts = rt::deferred();
     let promise: Promise = parts.get(0).unchecked_into();
     let (resolve, reject) = (parts.get(1), parts.get(2));

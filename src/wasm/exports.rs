@@ -194,6 +194,7 @@ fn start_step(
 /// listen streams, armed timers — the module arms at most one). All zero when nothing is running.
 #[wasm_bindgen(js_name = liveCounts, unchecked_return_type = "LiveCounts")]
 pub fn live_counts_js() -> JsValue {
+    super::install_panic_hook();
     let [runs, requests, asks, streams, timers] = live_counts();
     let n = |v: usize| JsValue::from_f64(v as f64);
     JsValue::object(vec![
@@ -245,6 +246,7 @@ pub fn cancel_task(
 /// client's `clientCapabilities`. `base` is not modified.
 #[wasm_bindgen(unchecked_return_type = "ClientCapabilities")]
 pub fn capabilities(#[wasm_bindgen(unchecked_optional_param_type = "ClientCapabilities")] base: JsValue) -> JsValue {
+    super::install_panic_hook();
     with_tasks_extension(Some(&base))
 }
 
@@ -253,10 +255,12 @@ pub fn capabilities(#[wasm_bindgen(unchecked_optional_param_type = "ClientCapabi
 pub fn server_supports_js(
     #[wasm_bindgen(js_name = discoverResultOrCapabilities, unchecked_param_type = "object")] value: JsValue,
 ) -> bool {
+    super::install_panic_hook();
     server_supports(&value)
 }
 
 fn check(result: Result<(), String>) -> JsValue {
+    super::install_panic_hook();
     match result {
         Ok(()) => JsValue::object(vec![("tag", "ok".into())]),
         Err(m) => JsValue::object(vec![("tag", "error".into()), ("message", JsValue::from_str(&m))]),

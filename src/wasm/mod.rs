@@ -12,11 +12,16 @@ mod scheduler;
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("types.d.ts");
 
-/// Runs when the module is instantiated: a panic (a bug: the library code denies `unwrap`, `expect`,
+/// Installs, once, the panic hook: a panic (a bug: the library code denies `unwrap`, `expect`,
 /// `panic!` and indexing) is reported on the console with its message and location before the
-/// instance traps, instead of a bare `unreachable`.
-#[wasm_bindgen::prelude::wasm_bindgen(start)]
-fn start() {
+/// instance traps, instead of a bare `unreachable`. Called on entry by every export.
+pub(crate) fn install_panic_hook() {
+    thread_local! {
+        static INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if INSTALLED.with(|i| i.replace(true)) {
+        return;
+    }
     std::panic::set_hook(Box::new(|info| {
         rt::console_error(&["mcp-tasks-wasm: internal error (please report it): ", &info.to_string()].concat());
     }));

@@ -1,6 +1,7 @@
 // Runs the in-page suite (tests/browser/suite.mjs) in headless Chromium: the repo is served by the
 // test server (same origin as the page), and a second test server on another port is the cross-origin
-// MCP endpoint for the HTTP scenarios. Prints one line per scenario; exits non-zero on any failure.
+// MCP endpoint for the HTTP scenarios (--http); --ports adds portClient to the test server in a Worker
+// and in an iframe on another origin (localhost vs 127.0.0.1). Prints one line per scenario; exits non-zero on any failure.
 import { fileURLToPath } from "node:url";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "./chromium.mjs";
@@ -15,8 +16,10 @@ try {
   const problems = [];
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-  const withHttp = process.argv.includes("--http");
-  await page.goto(`${site.origin}/tests/browser/index.html${withHttp ? `?http=${encodeURIComponent(mcp.url)}` : ""}`);
+  const query = new URLSearchParams();
+  if (process.argv.includes("--http")) query.set("http", mcp.url);
+  if (process.argv.includes("--ports")) query.set("ports", "1");
+  await page.goto(`${site.origin}/tests/browser/index.html?${query}`);
   await page.waitForFunction(() => window.__results, null, { timeout: 60_000 });
   const results = await page.evaluate(() => window.__results);
   for (const r of results) {

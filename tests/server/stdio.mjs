@@ -7,6 +7,7 @@
 // message it receives to stderr as `got <method> <id>`. --exit-after-ms exits with code 3 after N ms.
 import { parseArgs } from "node:util";
 import { createTasksCore } from "./core.mjs";
+import { serveMessages } from "./messages.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -18,8 +19,8 @@ const { values } = parseArgs({
   },
 });
 const core = createTasksCore({ pollIntervalMs: Number(values["poll-ms"]), ttlMs: Number(values["ttl-ms"]), listen: !values["no-listen"] });
-const inFlight = new Map();
 const write = (msg) => process.stdout.write(JSON.stringify(msg) + "\n");
+const receive = serveMessages(core, write, (line) => process.stderr.write(line + "\n"));
 
 if (values.noise) process.stdout.write("this line is not JSON\n");
 if (values["exit-after-ms"]) {
@@ -27,37 +28,6 @@ if (values["exit-after-ms"]) {
     process.stderr.write("about to exit on purpose\n");
     process.exit(3);
   }, Number(values["exit-after-ms"]));
-}
-
-async function serve(msg) {
-  process.stderr.write(`got ${msg.method} ${msg.id ?? ""}\n`);
-  if (msg.method === "notifications/cancelled") {
-    inFlight.get(msg.params?.requestId)?.abort();
-    return;
-  }
-  if (msg.id === undefined) return;
-  const c = new AbortController();
-  inFlight.set(msg.id, c);
-  try {
-    const result = await core.handle(msg.method, msg.params ?? {}, { signal: c.signal, id: msg.id });
-    if (msg.method === "subscriptions/listen") {
-      const it = result[Symbol.asyncIterator]();
-      for (;;) {
-        const step = await it.next();
-        if (step.done) {
-          if (!c.signal.aborted) write({ jsonrpc: "2.0", id: msg.id, result: step.value ?? { resultType: "complete" } });
-          break;
-        }
-        write(step.value);
-      }
-    } else if (!c.signal.aborted) {
-      write({ jsonrpc: "2.0", id: msg.id, result });
-    }
-  } catch (e) {
-    if (!c.signal.aborted) write({ jsonrpc: "2.0", id: msg.id, error: { code: e.code ?? -32603, message: e.message ?? String(e), data: e.data } });
-  } finally {
-    inFlight.delete(msg.id);
-  }
 }
 
 let buf = "";
@@ -75,7 +45,7 @@ process.stdin.on("data", (chunk) => {
     } catch {
       continue;
     }
-    serve(msg);
+    receive(msg);
   }
 });
 process.stdin.on("end", () => {
