@@ -101,6 +101,7 @@ try {
   cpSync(join(here, "fixtures/ext"), ext, { recursive: true });
   cpSync(join(app, "node_modules/mcp-tasks-wasm/pkg"), join(ext, "lib"), { recursive: true });
   cpSync(join(app, "check.js"), join(ext, "check.js"));
+  cpSync(join(here, "../server"), join(ext, "server"), { recursive: true, filter: (f) => !f.endsWith(".test.mjs") });
   const profile = mkdtempSync(join(tmpdir(), "mcp-tasks-ext-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
@@ -112,6 +113,13 @@ try {
     const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 20_000 }));
     const swOut = await sw.evaluate((url) => self.runCheck(url), server.url).catch((e) => ({ error: String(e) }));
     report("Manifest V3 extension service worker (initSync from bytes)", matches(swOut), JSON.stringify(swOut));
+    // An extension page ↔ its service worker over a runtime.connect port (portClient).
+    const page = await context.newPage();
+    await page.goto(sw.url().replace(/[^/]*$/, "port.html"));
+    await page.waitForFunction(() => window.__port, null, { timeout: 20_000 });
+    const portOut = await page.evaluate(() => window.__port);
+    const portOk = portOut.polled === "slept 60 ms" && portOut.listened === "ok" && portOut.getsWhileListening === 1;
+    report("extension page ↔ service worker over a runtime.connect port (portClient, listen)", portOk, JSON.stringify(portOut));
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
