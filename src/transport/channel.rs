@@ -55,12 +55,37 @@ pub struct Channel {
     last_id: u64,
     pending: Vec<u64>,
     listens: Vec<Listen>,
+    /// With a prefix, ids go out as strings (`"<prefix><n>"`), so they never collide with the
+    /// numeric ids of another client sharing the transport.
+    prefix: Option<String>,
 }
 
 impl Channel {
     /// A channel with nothing in flight.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A channel whose ids are strings `"<prefix><n>"`.
+    pub fn with_prefix(prefix: &str) -> Self {
+        Self { prefix: Some(prefix.to_owned()), ..Self::default() }
+    }
+
+    /// The JSON value of id `n`.
+    fn id_value<J: Json>(&self, n: u64) -> J {
+        match &self.prefix {
+            Some(p) => J::string(&[p.as_str(), &decimal(n)].concat()),
+            None => J::number(n as f64),
+        }
+    }
+
+    /// The id `v` (a message's `id`) stands for, when it is one this channel makes.
+    pub fn as_id<J: Json>(&self, v: &J) -> Option<u64> {
+        match &self.prefix {
+            Some(p) => v.as_str().and_then(|s| s.strip_prefix(p.as_str()).and_then(parse_decimal)),
+            None => crate::json::as_integer(v.as_f64()?).and_then(|i| u64::try_from(i).ok()),
+        }
+        .filter(|i| *i > 0)
     }
 
     fn next_id(&mut self) -> u64 {
@@ -72,7 +97,7 @@ impl Channel {
     pub fn request<J: Json>(&mut self, method: &str, params: J) -> (u64, J) {
         let id = self.next_id();
         self.pending.push(id);
-        (id, message(id, method, params))
+        (id, message(self.id_value(id), method, params))
     }
 
     /// A new `subscriptions/listen`: its id (the subscription id) and the message to send. The stream
@@ -81,7 +106,18 @@ impl Channel {
         let id = self.next_id();
         let task_ids = strings(params.get("notifications").and_then(|n| n.get("taskIds")));
         self.listens.push(Listen { id, task_ids, acked: false });
-        (id, message(id, "subscriptions/listen", params))
+        (id, message(self.id_value(id), "subscriptions/listen", params))
+    }
+
+    /// The requests waiting for their response (not the listens).
+    pub fn pending(&self) -> Vec<u64> {
+        self.pending.clone()
+    }
+
+    /// Forgets request `id` (it failed locally); `true` when it was pending.
+    pub fn forget(&mut self, id: u64) -> bool {
+        let at = self.pending.iter().position(|p| *p == id);
+        at.map(|at| self.pending.remove(at)).is_some()
     }
 
     /// `true` while request or listen `id` waits for its response.
@@ -103,7 +139,7 @@ impl Channel {
     }
 
     fn respond<J: Json>(&mut self, id: &J, msg: &J) -> Option<Routed<J>> {
-        let id = as_id(id)?;
+        let id = self.as_id(id)?;
         let outcome = match (msg.get("result"), msg.get("error")) {
             (_, Some(e)) => Err(e),
             (Some(r), None) => Ok(r),
@@ -120,7 +156,7 @@ impl Channel {
 
     fn notify<J: Json>(&mut self, method: &str, msg: &J) -> Vec<Routed<J>> {
         let params = msg.get("params").unwrap_or_else(J::null);
-        let subscription = params.get("_meta").and_then(|m| m.get(META_SUBSCRIPTION_ID)).and_then(|s| as_id(&s));
+        let subscription = params.get("_meta").and_then(|m| m.get(META_SUBSCRIPTION_ID)).and_then(|s| self.as_id(&s));
         let targets: Vec<u64> = match subscription {
             Some(sub) => self.listens.iter().filter(|l| l.id == sub).map(|l| l.id).collect(),
             None if method == "notifications/tasks" => {
@@ -154,7 +190,7 @@ impl Channel {
         if !(was_pending || was_listen) {
             return None;
         }
-        let params = J::object(vec![("requestId", J::number(id as f64)), ("reason", J::string(reason))]);
+        let params = J::object(vec![("requestId", self.id_value(id)), ("reason", J::string(reason))]);
         Some(J::object(vec![
             ("jsonrpc", J::string("2.0")),
             ("method", J::string("notifications/cancelled")),
@@ -172,19 +208,30 @@ impl Channel {
 }
 
 /// `{jsonrpc: "2.0", id, method, params}`.
-fn message<J: Json>(id: u64, method: &str, params: J) -> J {
-    J::object(vec![
-        ("jsonrpc", J::string("2.0")),
-        ("id", J::number(id as f64)),
-        ("method", J::string(method)),
-        ("params", params),
-    ])
+fn message<J: Json>(id: J, method: &str, params: J) -> J {
+    J::object(vec![("jsonrpc", J::string("2.0")), ("id", id), ("method", J::string(method)), ("params", params)])
 }
 
-/// A request id as this channel makes them (a whole number ≥ 1). (No string parsing: float parsing
-/// would add some 20 KB to the shipped module.)
-fn as_id<J: Json>(v: &J) -> Option<u64> {
-    crate::json::as_integer(v.as_f64()?).and_then(|i| u64::try_from(i).ok()).filter(|i| *i > 0)
+/// `n` in decimal (without `core::fmt`, which the shipped module avoids where it can).
+pub fn decimal(n: u64) -> String {
+    let mut digits = Vec::new();
+    let mut n = n;
+    loop {
+        digits.push(b'0' + (n % 10) as u8);
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.iter().rev().map(|d| char::from(*d)).collect()
+}
+
+/// A decimal whole number (ASCII digits only, no sign, at most 19 digits).
+fn parse_decimal(s: &str) -> Option<u64> {
+    if s.is_empty() || s.len() > 19 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(s.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0')))
 }
 
 fn strings<J: Json>(v: Option<J>) -> Vec<String> {
@@ -284,6 +331,22 @@ mod tests {
         let e = json!({"code": -32601, "message": "no"});
         assert_eq!(ch.receive(&json!({"id": b, "error": e})), [Routed::StreamEnd { id: b, error: Some(e) }]);
         assert!(ch.receive(&json!({"method": "notifications/tasks", "params": {"taskId": "t1"}})).is_empty());
+    }
+
+    #[test]
+    fn with_a_prefix_ids_are_strings_and_other_ids_are_not_ours() {
+        let mut ch = Channel::with_prefix("mtw-");
+        let (a, m) = ch.request("ping", json!({}));
+        assert_eq!(m["id"], json!(format!("mtw-{a}")));
+        assert!(ch.receive(&json!({"id": a, "result": {}})).is_empty(), "a numeric id is another client's");
+        assert!(ch.receive(&json!({"id": "other-1", "result": {}})).is_empty());
+        assert!(ch.receive(&json!({"id": "mtw-x1", "result": {}})).is_empty());
+        assert_eq!(ch.receive(&json!({"id": format!("mtw-{a}"), "result": {}})).len(), 1);
+        let (b, _) = ch.request("ping", json!({}));
+        let n: Value = ch.cancel(b, "gone").unwrap();
+        assert_eq!(n["params"]["requestId"], json!("mtw-2"));
+        assert_eq!(super::decimal(0), "0");
+        assert_eq!(super::decimal(1_234_567_890_123), "1234567890123");
     }
 
     #[test]

@@ -13,7 +13,6 @@
 //! ([`callback`] over [`Target`]) and every async operation runs in one future ([`run`]).
 
 use super::headers::{encode_value, name_field};
-use super::sdk;
 use super::sse;
 use crate::json::{Json, Kind};
 use crate::proto::rpc::{describe_failure, read_rpc_error};
@@ -143,13 +142,6 @@ fn excerpt(text: &JsValue) -> JsValue {
         Some(s) => s.slice(0, EXCERPT as u32).into(),
         None => JsValue::from_str(""),
     }
-}
-
-/// Lets a promise reject without an "unhandled rejection" (its outcome does not matter).
-pub(crate) fn forget(promise: &Promise) {
-    // `Boolean` takes any argument and never throws.
-    let ignore = js_sys::global().get("Boolean").unwrap_or(JsValue::UNDEFINED);
-    let _ = promise.unchecked_ref::<Any>().then_with(&JsValue::UNDEFINED, &ignore);
 }
 
 /// What both clients add to every request and copy onto the client object.
@@ -349,11 +341,6 @@ impl Abort {
         self.trip.why.set(BY_SIGNAL);
         abort_later(&self.trip.controller);
     }
-
-    /// The `McpHttpError` for a failed request: aborted, timed out, or a network error (`err`).
-    pub(crate) fn fail(&self, what: &str, status: u16, err: &JsValue) -> JsValue {
-        abort_error(what, status, self.trip.why.get(), self.timeout_ms, err)
-    }
 }
 
 impl Trip {
@@ -390,8 +377,6 @@ pub(crate) enum Target {
     Iter(Shared, bool),
     /// The caller's signal or the timer fired.
     Trip(Rc<Trip>),
-    /// A callback of the SDK adapter.
-    Sdk(sdk::Cb),
 }
 
 /// A JS function calling `dispatch(target, ...)`. Every callback of the transports is this one
@@ -436,7 +421,6 @@ fn dispatch(target: &Target, a: JsValue, b: JsValue, c: JsValue) -> Promise {
             trip.fire(if a.as_f64() == Some(BY_TIMEOUT.into()) { BY_TIMEOUT } else { BY_SIGNAL });
             Promise::resolve(&JsValue::UNDEFINED)
         }
-        Target::Sdk(cb) => sdk::dispatch(cb, a, b, c),
     }
 }
 

@@ -222,9 +222,26 @@ impl Chan {
         d.get(0).unchecked_into()
     }
 
-    /// A message arrived: settle, route or ignore it.
-    fn receive(&self, message: JsValue) {
+    /// Fails request `id` (a message id, as sent) with `error`, or every pending request when `id` is
+    /// undefined — a failure the transport reported for them (the channel stays open).
+    fn fail(&self, id: JsValue, error: JsValue) {
+        let ids: Vec<u64> = if id.is_undefined() {
+            self.core.borrow().pending()
+        } else {
+            let own = self.core.borrow().as_id(&id);
+            own.into_iter().collect()
+        };
+        for id in ids {
+            if self.core.borrow_mut().forget(id) {
+                self.settle(id, Err(error.clone()));
+            }
+        }
+    }
+
+    /// A message arrived: settle, route or ignore it; `true` when something waited for it.
+    fn receive(&self, message: JsValue) -> bool {
         let routed = self.core.borrow_mut().receive(&message);
+        let taken = !routed.is_empty();
         for r in routed {
             match r {
                 Routed::Reply { id, outcome: Ok(v) } => self.settle(id, Ok(v)),
@@ -240,6 +257,7 @@ impl Chan {
                 Routed::StreamEnd { id, error } => self.end_stream(id, error, false),
             }
         }
+        taken
     }
 
     fn push(&self, id: u64, message: JsValue) {
@@ -316,8 +334,8 @@ fn iterator(chan: Weak<Chan>, id: u64) -> JsValue {
 
 /// Builds a client over a message pair: `send(message)` carries one JSON-RPC message to the server;
 /// the client's `receive(message)` takes each one that arrives and `close(error?)` ends the channel.
-/// Options: `clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`. Throws a
-/// `TypeError` for bad arguments.
+/// Options: `clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`, `idPrefix` (ids go
+/// out as strings `"<idPrefix><n>"`). Throws a `TypeError` for bad arguments.
 #[wasm_bindgen(js_name = channelClient, unchecked_return_type = "ChannelClient")]
 pub fn channel_client(
     #[wasm_bindgen(unchecked_param_type = "(message: object) => void")] send: JsValue,
@@ -326,10 +344,14 @@ pub fn channel_client(
     const F: &str = "channelClient";
     let send: Function = send.dyn_into().map_err(|_| type_error(F, "send must be a function"))?;
     let common = read_common(&options, F, false)?;
+    let core = match options.get_str("idPrefix") {
+        Some(p) => Channel::with_prefix(&p),
+        None => Channel::new(),
+    };
     let chan = Rc::new(Chan {
         send,
         common,
-        core: RefCell::new(Channel::new()),
+        core: RefCell::new(core),
         waiting: RefCell::new(Vec::new()),
         streams: RefCell::new(Vec::new()),
         closed: RefCell::new(None),
@@ -340,12 +362,15 @@ pub fn channel_client(
     let c = chan.clone();
     let listen = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(move |p, o| c.listen(p, o));
     let c = chan.clone();
-    let receive = Closure::<dyn Fn(JsValue)>::new(move |m| c.receive(m));
+    let receive = Closure::<dyn Fn(JsValue) -> bool>::new(move |m| c.receive(m));
+    let c = chan.clone();
+    let fail = Closure::<dyn Fn(JsValue, JsValue)>::new(move |id, e| c.fail(id, e));
     let close = Closure::<dyn Fn(JsValue)>::new(move |e| chan.close(e));
     let fields = [
         ("request", request.into_js_value()),
         ("listen", listen.into_js_value()),
         ("receive", receive.into_js_value()),
+        ("fail", fail.into_js_value()),
         ("close", close.into_js_value()),
     ];
     for (k, v) in fields {

@@ -12,5 +12,3 @@ mod direct;
 pub(crate) mod http;
 #[cfg(target_arch = "wasm32")]
 mod message;
-#[cfg(target_arch = "wasm32")]
-mod sdk;

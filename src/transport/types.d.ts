@@ -122,6 +122,8 @@ export interface ChannelClientOptions {
   clientCapabilities?: ClientCapabilities;
   inputHandlers?: InputHandlers;
   requestTimeoutMs?: number;
+  /** Ids go out as strings `"<idPrefix><n>"` (default: numbers 1, 2, …), e.g. to share a transport. */
+  idPrefix?: string;
 }
 
 /**
@@ -133,8 +135,11 @@ export interface ChannelClient extends TasksClient {
   request(method: string, params?: Record<string, unknown>, options?: HttpRequestOptions): Promise<Record<string, unknown>>;
   /** `subscriptions/listen`: the notifications routed to it (by `_meta.subscriptionId`, else `taskId`). */
   listen(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<AsyncIterableIterator<JsonRpcNotification>>;
-  /** A message arrived from the server. */
-  receive(message: object): void;
+  /** A message arrived from the server; `true` when something of this client waited for it. */
+  receive(message: object): boolean;
+  /** Fails the request with message id `id` (or every pending request when `id` is undefined) with
+   * `error`, e.g. a failure the transport reported for it; the channel stays open. */
+  fail(id: string | number | undefined, error: unknown): void;
   /** The channel closed: pending requests and streams fail with `error` (default: "the channel closed"). */
   close(error?: unknown): void;
 }

@@ -29,6 +29,19 @@ for (const framing of ["json", "sse", "mixed"]) {
       await transport.close();
     });
 
+    test("listen through the SDK transport: notifications routed to the stream, exactly one tasks/get", async () => {
+      const transport = new StreamableHTTPClientTransport(new URL(srv.url));
+      const client = sdkTransportClient(transport);
+      const created = await callTool(client, "slow", { ms: 150 });
+      srv.core.resetLog();
+      const out = await awaitTask(client, created.status, { listen: true });
+      assert.equal(out.tag, "ok", JSON.stringify(out));
+      const log = srv.core.log;
+      assert.equal(log.filter((e) => e.method === "subscriptions/listen").length, 1);
+      assert.equal(log.filter((e) => e.method === "tasks/get").length, 1, JSON.stringify(log.map((e) => e.method)));
+      await transport.close();
+    });
+
     test("a JSON-RPC error rejects with the error object (200 and 404)", async () => {
       const transport = new StreamableHTTPClientTransport(new URL(srv.url));
       const client = sdkTransportClient(transport, { clientCapabilities: withExt });
