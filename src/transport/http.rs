@@ -424,8 +424,8 @@ fn dispatch(target: &Target, a: JsValue, b: JsValue, c: JsValue) -> Promise {
     }
 }
 
-/// `{done, value}`.
-fn step(done: bool, value: JsValue) -> JsValue {
+/// `{done, value}`: one step of an async iterator.
+pub(crate) fn step(done: bool, value: JsValue) -> JsValue {
     JsValue::object(vec![("done", JsValue::from_bool(done)), ("value", value)])
 }
 
@@ -882,10 +882,12 @@ impl Drop for Ex {
 
 /// The async iterator over a listen stream: `next()`, `return()`, `[Symbol.asyncIterator]()`.
 fn iterator(ex: &Shared) -> JsValue {
-    let it = JsValue::object(vec![
-        ("next", callback(Target::Iter(ex.clone(), false))),
-        ("return", callback(Target::Iter(ex.clone(), true))),
-    ]);
+    async_iterator(callback(Target::Iter(ex.clone(), false)), callback(Target::Iter(ex.clone(), true)))
+}
+
+/// An async iterator object from its `next` and `return` functions (`[Symbol.asyncIterator]()` is itself).
+pub(crate) fn async_iterator(next: JsValue, ret: JsValue) -> JsValue {
+    let it = JsValue::object(vec![("next", next), ("return", ret)]);
     // `Object.prototype.valueOf` returns `this`: exactly what `[Symbol.asyncIterator]` must do.
     if let Ok(value_of) = Reflect::get(&Object::new(), &"valueOf".into()) {
         let _ = Reflect::set(&it, &Symbol::async_iterator(), &value_of);

@@ -16,11 +16,11 @@
 //! Application code (`send`, signals) runs only outside every borrow.
 
 use super::channel::{Channel, Routed};
-use super::http::{abort_error, mcp_error, read_common, type_error, Abort, Common};
+use super::http::{abort_error, async_iterator, mcp_error, read_common, step, type_error, Abort, Common};
 use crate::json::Json;
 use crate::proto::rpc::read_rpc_error;
 use crate::wasm::rt;
-use js_sys::{Function, Object, Promise, Reflect, Symbol};
+use js_sys::{Function, Promise, Reflect};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
@@ -54,10 +54,6 @@ struct Chan {
     waiting: RefCell<Vec<Waiting>>,
     streams: RefCell<Vec<Stream>>,
     closed: RefCell<Option<JsValue>>,
-}
-
-fn step(done: bool, value: &JsValue) -> JsValue {
-    JsValue::object(vec![("done", JsValue::from_bool(done)), ("value", value.clone())])
 }
 
 fn rejected(e: &JsValue) -> Promise {
@@ -188,15 +184,15 @@ impl Chan {
             let mut streams = self.streams.borrow_mut();
             let Some(at) = streams.iter().position(|s| s.id == id) else {
                 drop(streams);
-                return rt::settle_with(&waiter.0, &step(true, &JsValue::UNDEFINED));
+                return rt::settle_with(&waiter.0, &step(true, JsValue::UNDEFINED));
             };
             let Some(s) = streams.get_mut(at) else { return };
             if let Some(m) = s.queue.pop_front() {
-                Ok(step(false, &m))
+                Ok(step(false, m))
             } else if let Some(end) = s.end.clone() {
                 streams.remove(at);
                 match end {
-                    None => Ok(step(true, &JsValue::UNDEFINED)),
+                    None => Ok(step(true, JsValue::UNDEFINED)),
                     Some(e) => Err(e),
                 }
             } else {
@@ -215,7 +211,7 @@ impl Chan {
         let busy = self.streams.borrow().iter().any(|s| s.id == id && s.waiter.is_some());
         if busy {
             // One `next()` at a time: a concurrent one gets the end (callers await each step).
-            rt::settle_with(&d.get(1), &step(true, &JsValue::UNDEFINED));
+            rt::settle_with(&d.get(1), &step(true, JsValue::UNDEFINED));
         } else {
             self.answer_next(id, (d.get(1), d.get(2)));
         }
@@ -314,22 +310,17 @@ fn iterator(chan: Weak<Chan>, id: u64) -> JsValue {
     let c = chan.clone();
     let next = Closure::<dyn Fn() -> Promise>::new(move || match c.upgrade() {
         Some(c) => c.next(id),
-        None => Promise::resolve(&step(true, &JsValue::UNDEFINED)),
+        None => Promise::resolve(&step(true, JsValue::UNDEFINED)),
     })
     .into_js_value();
     let ret = Closure::<dyn Fn() -> Promise>::new(move || {
         if let Some(c) = chan.upgrade() {
             c.end_stream(id, None, true);
         }
-        Promise::resolve(&step(true, &JsValue::UNDEFINED))
+        Promise::resolve(&step(true, JsValue::UNDEFINED))
     })
     .into_js_value();
-    let it = JsValue::object(vec![("next", next), ("return", ret)]);
-    // `Object.prototype.valueOf` returns `this`: exactly what `[Symbol.asyncIterator]` must do.
-    if let Ok(value_of) = Reflect::get(&Object::new(), &"valueOf".into()) {
-        let _ = Reflect::set(&it, &Symbol::async_iterator(), &value_of);
-    }
-    it
+    async_iterator(next, ret)
 }
 
 /// Builds a client over a message pair: `send(message)` carries one JSON-RPC message to the server;
