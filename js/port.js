@@ -3,6 +3,7 @@
 // WebExtension runtime.Port — on the module's message channel (`channelClient`). Messages are the
 // JSON-RPC objects themselves (structured clone, no framing).
 import { channelClient } from "./mcp_tasks_wasm.js";
+import { transportError } from "./errors.js";
 
 /**
  * The kinds of port, by what they can do:
@@ -45,7 +46,7 @@ export function portClient(port, options) {
   let stop;
   if (extension) {
     const onMessage = (m) => onData(m);
-    const onDisconnect = () => shut(new Error("the port disconnected"));
+    const onDisconnect = () => shut(transportError("McpPortError", "the port disconnected", { retryable: false }));
     port.onMessage.addListener(onMessage);
     port.onDisconnect?.addListener?.(onDisconnect);
     stop = () => {
@@ -70,10 +71,6 @@ export function portClient(port, options) {
     if (!open) return;
     open = false;
     stop();
-    if (error) {
-      error.name = "McpPortError";
-      Object.assign(error, { status: 0, body: "", retryable: false });
-    }
     closeChannel(error);
   }
   /** Stops listening to the port; pending requests and streams fail ("the channel closed"). */

@@ -13,17 +13,10 @@
 //   requests. Ids are strings (`"mcp-tasks-wasm-<n>"`), so they never collide with an SDK `Client`
 //   sharing the transport.
 import { channelClient } from "./mcp_tasks_wasm.js";
+import { transportError } from "./errors.js";
 
 const PREFIX = "mcp-tasks-wasm-";
-
-function httpError(message, cause) {
-  const e = new Error(message);
-  e.name = "McpHttpError";
-  e.status = 0;
-  e.body = "";
-  if (cause !== undefined) e.cause = cause;
-  return e;
-}
+const httpError = (message) => transportError("McpHttpError", message);
 
 /** The JSON-RPC error an SDK HTTP error carries in its body (`error.data.text`; the SDK throws on a 404
  * `-32601` instead of delivering it), with the id it answers. */

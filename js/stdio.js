@@ -4,6 +4,7 @@
 // Protocol 2026-07-28 has no `initialize`: every request carries its `_meta` from the very first line.
 import { spawn } from "node:child_process";
 import { channelClient } from "./node.js";
+import { transportError } from "./errors.js";
 
 /** The most a line of stdout may hold before it is dropped (and reported through `onLog`). */
 const MAX_LINE = 8 * 1024 * 1024;
@@ -60,10 +61,7 @@ export function stdioClient(commandOrStreams, args, options) {
   const fail = (message, extra) => {
     if (ended) return;
     ended = true;
-    const e = new Error(message);
-    e.name = "McpStdioError";
-    Object.assign(e, { status: 0, body: "", stderr: tail.join("\n"), retryable: false }, extra);
-    closeChannel(e);
+    closeChannel(transportError("McpStdioError", message, { stderr: tail.join("\n"), retryable: false, ...extra }));
   };
 
   lines(streams.stdout, (line) => {
