@@ -18,6 +18,16 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "$want" --locked || cargo install wasm-bindgen-cli --version "$want"
 fi
 
+# cargo-fuzz (the short fuzz run of `npm test` needs it and the nightly toolchain these machines have).
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "setup: installing cargo-fuzz"
+  cargo install cargo-fuzz --locked || cargo install cargo-fuzz
+fi
+if ! rustup toolchain list | grep -q '^nightly'; then
+  echo "setup: installing the nightly toolchain (for cargo fuzz)"
+  rustup toolchain install nightly --profile minimal || echo "setup: no nightly toolchain: the fuzz step will fail"
+fi
+
 # Debian's Chromium + ChromeDriver for the browser tests.
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   echo "setup: installing chromium"

@@ -1,5 +1,5 @@
 // `npm test`: installs what is missing (scripts/setup.sh), builds the package, then runs every test:
-// native engine tests and lints, the test server's own tests, the Node tests of the built package, the
+// native engine tests (scenarios and property tests) and a 60 s fuzz run, lints, the test server's own tests, the Node tests of the built package, the
 // type check, headless Chromium, the fault matrix (Node and Chromium), and the interop matrix against
 // the real servers. Prints a summary.
 import { spawnSync } from "node:child_process";
@@ -14,6 +14,7 @@ const steps = [
   ["setup", "bash", ["scripts/setup.sh"]],
   ["build", "node", ["scripts/build.mjs"]],
   ["rust tests", "cargo", ["test", "--quiet"]],
+  ["fuzz 60 s", "bash", ["tests/fuzz/short.sh", "60"]],
   ["rust fmt", "cargo", ["fmt", "--check"]],
   ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
   ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],

@@ -3,10 +3,12 @@
 //! the call is the outcome as is.
 
 use super::call::{CallOptions, CallTool};
-use super::options::WaitOptions;
+use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS};
 use super::wait::{Seed, Wait};
 use super::{AbortScope, Action, Event, Failure, Finish, Machine, Millis, Outcome};
 use crate::json::Json;
+use crate::proto::request::Call;
+use std::collections::VecDeque;
 
 enum Phase<V> {
     Call(Box<CallTool<V>>),
@@ -21,6 +23,8 @@ pub struct CallAndAwait<V> {
     now: Millis,
     /// An abort of the wait's own signal that came during the call: it ends the wait as it starts.
     wait_aborted: Option<V>,
+    /// The actions ending the call instead of its wait (after such an abort).
+    ending: VecDeque<Action<V>>,
 }
 
 impl<J: Json> CallAndAwait<J> {
@@ -37,6 +41,7 @@ impl<J: Json> CallAndAwait<J> {
             wait_opts,
             now,
             wait_aborted: None,
+            ending: VecDeque::new(),
         }
     }
 
@@ -63,13 +68,24 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
     }
 
     fn next_action(&mut self) -> Option<Action<J>> {
+        if let Some(a) = self.ending.pop_front() {
+            return Some(a);
+        }
         let action = self.machine().next_action()?;
         let Action::Finish(Finish::Resolve(Outcome::Task(status))) = action else { return Some(action) };
+        if let Some(reason) = self.wait_aborted.take() {
+            // The wait's own signal fired during the call: the wait ends as it starts — nothing of it
+            // runs (no onStatus, no handler, no request but the best-effort cancel).
+            if self.wait_opts.cancel_on_abort {
+                let task_id = status.get_str("taskId").unwrap_or_default();
+                let timeout_ms = self.wait_opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
+                self.ending.push_back(Action::SendDetached { call: Call::CancelTask { task_id }, timeout_ms });
+            }
+            self.ending.push_back(Action::Finish(Finish::Reject(reason)));
+            return self.ending.pop_front();
+        }
         match Wait::new(Seed::Status(status.clone()), self.wait_opts, self.now) {
-            Ok(mut w) => {
-                if let Some(reason) = self.wait_aborted.take() {
-                    w.handle(self.now, Event::Abort { reason, scope: AbortScope::Wait });
-                }
+            Ok(w) => {
                 self.phase = Phase::Wait(Box::new(w));
                 Some(Action::NextPart)
             }
@@ -78,6 +94,9 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
     }
 
     fn wake_at(&self) -> Option<Millis> {
+        if !self.ending.is_empty() {
+            return None;
+        }
         match &self.phase {
             Phase::Call(c) => c.wake_at(),
             Phase::Wait(w) => w.wake_at(),

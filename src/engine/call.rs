@@ -51,7 +51,11 @@ impl<J: Json> CallTool<J> {
             out: VecDeque::new(),
             done: false,
         };
-        c.send(opts.input_responses, opts.request_state, now);
+        if opts.bounds.timeout_ms == Some(0) {
+            c.advance(now); // no time at all: the timeout, and nothing sent (as awaitTask)
+        } else {
+            c.send(opts.input_responses, opts.request_state, now);
+        }
         c
     }
 

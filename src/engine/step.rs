@@ -44,7 +44,13 @@ impl<J: Json> Step<J> {
             out: VecDeque::new(),
             done: false,
         };
-        s.send(now);
+        if bounds.timeout_ms == Some(0) {
+            // No time at all: the timeout, and nothing sent (as awaitTask).
+            let f = Failure::timeout(("taskId", &s.task_id), 0, None);
+            s.finish(Finish::Resolve(Outcome::Error(f)));
+        } else {
+            s.send(now);
+        }
         s
     }
 

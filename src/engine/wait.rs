@@ -341,7 +341,9 @@ impl<J: Json> Wait<J> {
         match self.stream {
             Stream::Opening { expires: Some(e) } if now >= e => self.listen_failed(Lost::Timeout, now),
             Stream::Reopen { at } if now >= at => self.open_stream(now),
-            Stream::Open { heard } if now >= later(heard, self.opts.listen_check_ms.max(1)) => {
+            Stream::Open { heard }
+                if !self.flights.has(Purpose::Poll) && now >= later(heard, self.opts.listen_check_ms.max(1)) =>
+            {
                 // Silent too long: read the task once; the read's answer counts as hearing of it.
                 self.stream = Stream::Open { heard: now };
                 self.read_soon(now);
@@ -647,6 +649,8 @@ impl<J: Json> Machine<J> for Wait<J> {
         let stream = match self.stream {
             Stream::Opening { expires } => expires,
             Stream::Reopen { at } => Some(at),
+            // While a read is in flight its answer counts as hearing of the task: no check is due.
+            Stream::Open { .. } if self.flights.has(Purpose::Poll) => None,
             Stream::Open { heard } => Some(later(heard, self.opts.listen_check_ms.max(1))),
             Stream::Off => None,
         };

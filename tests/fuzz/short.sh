@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A short fuzz session of the engine (default 60 s) from the committed corpus; exits non-zero on a
+# crash (an engine panic or a broken invariant: the input is saved under tests/fuzz/artifacts/engine/)
+# and when the nightly toolchain or cargo-fuzz is missing.
+#
+#   tests/fuzz/short.sh [seconds]          (FUZZ_SECONDS works too; MCP_FUZZ_STRICT=1 enforces the
+#                                           rules of the known findings as well)
+#
+# New inputs go to a temporary corpus: the committed one is only read.
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+secs="${1:-${FUZZ_SECONDS:-60}}"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+fail() {
+  echo "tests/fuzz/short.sh: $*" >&2
+  exit 2
+}
+
+command -v cargo >/dev/null 2>&1 || fail "cargo is not installed"
+cargo +nightly --version >/dev/null 2>&1 ||
+  fail "the nightly toolchain is missing (libFuzzer needs it): rustup toolchain install nightly"
+cargo fuzz --version >/dev/null 2>&1 || fail "cargo-fuzz is missing: cargo install cargo-fuzz"
+[[ "$secs" =~ ^[0-9]+$ ]] || fail "the duration must be a whole number of seconds, not '$secs'"
+
+cd "$root" || fail "cannot enter $root"
+echo "tests/fuzz/short.sh: building the fuzz target (tests/fuzz/target)"
+cargo +nightly fuzz build -s none --fuzz-dir tests/fuzz engine || fail "the fuzz target does not build"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/corpus" tests/fuzz/artifacts/engine
+log="$work/fuzz.log"
+
+echo "tests/fuzz/short.sh: fuzzing for ${secs}s from tests/fuzz/corpus/engine"
+cargo +nightly fuzz run -s none --fuzz-dir tests/fuzz engine "$work/corpus" tests/fuzz/corpus/engine -- \
+  -max_total_time="$secs" -timeout=10 -print_final_stats=1 \
+  -artifact_prefix=tests/fuzz/artifacts/engine/ >"$log" 2>&1
+rc=$?
+
+grep -E '^#[0-9]+.*(INITED|DONE)' "$log" | tail -n 2
+grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "$log"
+if [ "$rc" -ne 0 ]; then
+  echo "tests/fuzz/short.sh: the fuzzer found a crash (exit $rc):" >&2
+  grep -E -A40 'panicked|engine invariant|deadly signal|ERROR: libFuzzer' "$log" | head -n 80 >&2
+  grep -E 'Test unit written to|artifact' "$log" >&2
+  exit 1
+fi
+echo "tests/fuzz/short.sh: no crash"
