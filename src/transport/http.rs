@@ -539,7 +539,9 @@ fn start(http: &Rc<Http>, kind: u8, method: JsValue, params: JsValue, opts: JsVa
     };
     match user {
         Ok(h) => then(&Promise::resolve(&h), &ex, Step::Headers, Step::HeadersFailed),
-        Err(e) => on_step(&ex, Step::HeadersFailed, e),
+        // Reported asynchronously like any other failure, so `discover` has cached this promise
+        // before its failure un-caches it (a synchronous throw must not stay cached).
+        Err(e) => then(&Promise::reject(&e), &ex, Step::Headers, Step::HeadersFailed),
     }
     promise
 }

@@ -143,3 +143,23 @@ test("a 503 with Retry-After is re-issued after it; the outcome after retries is
   const e = await rejection(httpClient("http://x.invalid/mcp", { fetch: async () => new Response("x", { status: 429, headers: { "retry-after": "2" } }) }).request("ping", {}));
   assert.equal(e.retryAfterMs, 2000);
 });
+
+test("discover: a headers function that throws synchronously is not cached as the discover result", async () => {
+  let calls = 0;
+  let posts = 0;
+  const client = httpClient("http://x.invalid/mcp", {
+    headers: () => {
+      calls += 1;
+      if (calls === 1) throw new Error("no token yet");
+      return { authorization: "Bearer t" };
+    },
+    fetch: async (u, init) => {
+      posts += 1;
+      return json({ jsonrpc: "2.0", id: idOf(init), result: { capabilities: {}, supportedVersions: ["2026-07-28"] } });
+    },
+  });
+  assert.equal((await rejection(client.discover())).message, "no token yet");
+  assert.deepEqual((await client.discover()).supportedVersions, ["2026-07-28"]);
+  assert.equal(await client.discover(), await client.discover(), "a success is cached");
+  assert.equal(posts, 1);
+});
