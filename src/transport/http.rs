@@ -13,15 +13,17 @@
 //! ([`callback`] over [`Target`]) and every async operation runs in one future ([`run`]).
 
 use super::headers::{encode_value, name_field};
+use super::js::{
+    abort_error, async_iterator, cat, digits, function, is_response, mcp_error, message, read_common, set, settle,
+    step, type_error, Abort, Common, Why,
+};
 use super::sse;
-use crate::json::{Json, Kind};
-use crate::proto::rpc::{describe_failure, read_rpc_error};
-use crate::proto::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION};
-use js_sys::{Function, JsString, Object, Promise, Reflect, Symbol};
+use crate::json::Json;
+use crate::proto::PROTOCOL_VERSION;
+use js_sys::{Function, JsString, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::AbortController;
 
 #[wasm_bindgen(module = "/src/transport/fetch.js")]
 extern "C" {
@@ -48,10 +50,6 @@ extern "C" {
     fn cancel_later(reader: &JsValue);
     #[wasm_bindgen(js_name = chunkOf)]
     fn chunk_of(step: &JsValue) -> js_sys::Array;
-    #[wasm_bindgen(js_name = abortLater)]
-    fn abort_later(controller: &AbortController);
-    #[wasm_bindgen(js_name = unlistenLater)]
-    fn unlisten_later(signal: &JsValue, listener: &JsValue);
 }
 
 /// The most notifications a listen stream queues before they are read: past it the stream fails.
@@ -74,10 +72,6 @@ extern "C" {
     /// `f.bind(this, a, b)`.
     #[wasm_bindgen(method, js_name = bind)]
     pub(crate) fn bind_with(this: &Any, ctx: &JsValue, a: &JsValue, b: &JsValue) -> Function;
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout_with(f: &JsValue, ms: f64, arg: f64) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    fn clear_timeout_with(id: &JsValue);
     /// A `TextDecoder` (UTF-8, invalid bytes become U+FFFD, as SSE wants).
     type Decoder;
     #[wasm_bindgen(constructor, js_class = TextDecoder)]
@@ -88,282 +82,11 @@ extern "C" {
 
 /// The longest body excerpt an `McpHttpError` carries.
 const EXCERPT: usize = 200;
-/// Why a request's controller was aborted (`Abort::why`).
-const NOT_ABORTED: u8 = 0;
-const BY_SIGNAL: u8 = 1;
-const BY_TIMEOUT: u8 = 2;
-
-/// Concatenates `parts`.
-pub(crate) fn cat(parts: &[&str]) -> String {
-    let mut s = String::new();
-    for p in parts {
-        s.push_str(p);
-    }
-    s
-}
-
-/// `n` in decimal.
-pub(crate) fn digits(n: u32) -> String {
-    let mut s = if n >= 10 { digits(n / 10) } else { String::new() };
-    s.push(char::from(b'0' + (n % 10) as u8));
-    s
-}
-
-/// A `TypeError` whose message is prefixed with the function name.
-pub(crate) fn type_error(function: &str, message: &str) -> JsValue {
-    js_sys::TypeError::new(&cat(&[function, ": ", message])).into()
-}
-
-/// An `McpHttpError`: an `Error` named `McpHttpError` with `status` (0 when no HTTP response came),
-/// `body` (an excerpt of what came back, or "") and, when known, the `cause`.
-pub(crate) fn mcp_error(message: &str, status: u16, body: &JsValue, cause: &JsValue) -> JsValue {
-    let e = js_sys::Error::new(message);
-    e.set_name("McpHttpError");
-    let e: JsValue = e.into();
-    set(&e, "status", &JsValue::from(status));
-    set(&e, "body", body);
-    if !cause.is_undefined() {
-        set(&e, "cause", cause);
-    }
-    e
-}
-
-fn set(target: &JsValue, key: &str, value: &JsValue) {
-    let _ = Reflect::set(target, &JsValue::from_str(key), value);
-}
-
-fn function(target: &JsValue, key: &str) -> Option<Function> {
-    target.get(key).and_then(|f| f.dyn_into::<Function>().ok())
-}
-
 /// The first `EXCERPT` characters of a JS string.
 fn excerpt(text: &JsValue) -> JsValue {
     match text.dyn_ref::<JsString>() {
         Some(s) => s.slice(0, EXCERPT as u32).into(),
         None => JsValue::from_str(""),
-    }
-}
-
-/// What both clients add to every request and copy onto the client object.
-pub(crate) struct Common {
-    /// `_meta["io.modelcontextprotocol/clientInfo"]` unless the request has one.
-    info: JsValue,
-    /// `_meta["io.modelcontextprotocol/clientCapabilities"]` unless the request has one.
-    caps: JsValue,
-    /// The default request timeout (`requestTimeoutMs`).
-    timeout_ms: Option<f64>,
-    /// `clientCapabilities`, `inputHandlers`, `requestTimeoutMs` as given, for the client object.
-    fields: Vec<(&'static str, JsValue)>,
-}
-
-/// What an option must be: a plain object, any object (arrays and class instances too), a function,
-/// a non-negative number.
-const OBJECT: u8 = 1;
-const ANY_OBJECT: u8 = 2;
-const FUNCTION: u8 = 4;
-const NUMBER: u8 = 8;
-
-/// The options and their types: the first four are common to both clients, the last two are
-/// `httpClient`'s own.
-const OPTIONS: [(&str, u8, &str); 6] = [
-    ("clientInfo", OBJECT, "an object"),
-    ("clientCapabilities", OBJECT, "an object"),
-    ("inputHandlers", OBJECT, "an object"),
-    ("requestTimeoutMs", NUMBER, "a non-negative number"),
-    ("fetch", FUNCTION, "a function"),
-    ("headers", ANY_OBJECT | FUNCTION, "an object or a function"),
-];
-
-/// Checks the options (`all`: `httpClient`'s own too) and reads those both clients share
-/// (`clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`); a bad type is a
-/// `TypeError` naming `function`.
-pub(crate) fn read_common(options: &JsValue, function: &str, all: bool) -> Result<Common, JsValue> {
-    crate::wasm::install_panic_hook();
-    if !(options.is_undefined() || options.is_null() || options.kind() == Kind::Object) {
-        return Err(type_error(function, "options must be an object"));
-    }
-    let mut fields = Vec::new();
-    for (i, (key, want, what)) in OPTIONS.iter().enumerate().take(if all { 6 } else { 4 }) {
-        let Some(v) = options.get(key) else { continue };
-        let fits = (want & OBJECT != 0 && v.kind() == Kind::Object)
-            || (want & ANY_OBJECT != 0 && v.is_object())
-            || (want & FUNCTION != 0 && v.is_function())
-            || (want & NUMBER != 0 && v.as_f64().is_some_and(|n| n >= 0.0));
-        if !fits {
-            return Err(type_error(function, &cat(&["options.", key, " must be ", what])));
-        }
-        if (1..4).contains(&i) {
-            fields.push((*key, v));
-        }
-    }
-    let info = options.get("clientInfo").unwrap_or_else(|| {
-        JsValue::object(vec![
-            ("name", JsValue::from_str("mcp-tasks-wasm")),
-            ("version", JsValue::from_str(env!("CARGO_PKG_VERSION"))),
-        ])
-    });
-    let caps = options.get("clientCapabilities").unwrap_or_else(|| JsValue::object(vec![]));
-    Ok(Common { info, caps, timeout_ms: options.get_f64("requestTimeoutMs"), fields })
-}
-
-impl Common {
-    /// A shallow copy of `params` with a new `_meta`: the caller's `_meta` fields, the protocol
-    /// version, and the client info and capabilities unless `_meta` already has them. The caller's
-    /// objects are never modified.
-    pub(crate) fn params(&self, params: &JsValue) -> Result<JsValue, JsValue> {
-        let copy = Object::new();
-        if params.kind() == Kind::Object {
-            Object::assign(&copy, params.unchecked_ref());
-        } else if !(params.is_undefined() || params.is_null()) {
-            return Err(type_error("request", "params must be an object"));
-        }
-        let meta = Object::new();
-        if let Some(m) = params.get("_meta").filter(Json::is_object) {
-            Object::assign(&meta, m.unchecked_ref());
-        }
-        let meta: JsValue = meta.into();
-        set(&meta, META_PROTOCOL_VERSION, &JsValue::from_str(PROTOCOL_VERSION));
-        for (key, value) in [(META_CLIENT_INFO, &self.info), (META_CLIENT_CAPABILITIES, &self.caps)] {
-            if meta.get(key).is_none() {
-                set(&meta, key, value);
-            }
-        }
-        let copy: JsValue = copy.into();
-        set(&copy, "_meta", &meta);
-        Ok(copy)
-    }
-
-    /// A new client object carrying the options it must show (`clientCapabilities`, `inputHandlers`,
-    /// `requestTimeoutMs`).
-    pub(crate) fn client_object(&self) -> JsValue {
-        let client: JsValue = Object::new().into();
-        for (key, value) in &self.fields {
-            set(&client, key, value);
-        }
-        client
-    }
-
-    /// The request's timeout: `timeoutMs` of the call options, else the client's.
-    pub(crate) fn timeout(&self, opts: &JsValue) -> Option<f64> {
-        opts.get_f64("timeoutMs").or(self.timeout_ms)
-    }
-}
-
-/// A JSON-RPC request `{jsonrpc: "2.0", id, method, params}`.
-pub(crate) fn message(id: &JsValue, method: &str, params: &JsValue) -> JsValue {
-    JsValue::object(vec![
-        ("jsonrpc", JsValue::from_str("2.0")),
-        ("id", id.clone()),
-        ("method", JsValue::from_str(method)),
-        ("params", params.clone()),
-    ])
-}
-
-/// `true` for a response (a message with `result` or `error`).
-pub(crate) fn is_response(msg: &JsValue) -> bool {
-    msg.get("result").is_some() || msg.get("error").is_some()
-}
-
-/// The outcome a response carries: its `result`, or its error object (an `McpHttpError` when the
-/// error object is malformed).
-pub(crate) fn settle(msg: &JsValue, what: &str, status: u16) -> Result<JsValue, JsValue> {
-    match msg.get("error") {
-        Some(e) if read_rpc_error(&e).is_some() => Err(e),
-        Some(e) => Err(mcp_error(&cat(&[what, ": malformed JSON-RPC error"]), status, &"".into(), &e)),
-        None => Ok(msg.get("result").unwrap_or(JsValue::NULL)),
-    }
-}
-
-/// The `McpHttpError` for a request that failed without an answer: `why` says whether the signal
-/// aborted it, the timeout (`timeout_ms`) ran out, or the network failed (`err`).
-pub(crate) fn abort_error(what: &str, status: u16, why: u8, timeout_ms: f64, err: &JsValue) -> JsValue {
-    let reason = match why {
-        BY_SIGNAL => "request aborted".to_owned(),
-        BY_TIMEOUT => cat(&["request timed out after ", &digits(timeout_ms.min(u32::MAX as f64) as u32), " ms"]),
-        _ => cat(&["network error: ", &describe_failure(err)]),
-    };
-    mcp_error(&cat(&[what, ": ", &reason]), status, &JsValue::from_str(""), err)
-}
-
-/// What an [`Abort`] callback does when the caller's signal or the timer fires.
-pub(crate) struct Trip {
-    controller: AbortController,
-    why: Cell<u8>,
-    hook: Option<Function>,
-}
-
-/// Ties one request to the caller's `signal` and a timeout through its own `AbortController`;
-/// dropping it unties them.
-pub(crate) struct Abort {
-    trip: Rc<Trip>,
-    timeout_ms: f64,
-    signal: Option<(JsValue, JsValue)>,
-    timer: Option<JsValue>,
-}
-
-impl Abort {
-    /// Watches `signal` (already aborted: aborts at once) and arms `timeout_ms` (finite only);
-    /// `hook` is called once when either fires, with the reason code (see [`abort_error`]).
-    pub(crate) fn new(signal: Option<JsValue>, timeout_ms: Option<f64>, hook: Option<Function>) -> Self {
-        // `AbortController` exists wherever this package runs (browsers, workers, Node >= 16).
-        let controller = AbortController::new().unwrap_or_else(|_| JsValue::UNDEFINED.unchecked_into());
-        let trip = Rc::new(Trip { controller, why: Cell::new(NOT_ABORTED), hook });
-        let timeout_ms = timeout_ms.unwrap_or(f64::INFINITY);
-        let mut this = Self { trip, timeout_ms, signal: None, timer: None };
-        let fire = callback(Target::Trip(this.trip.clone()));
-        if timeout_ms.is_finite() {
-            this.timer = Some(set_timeout_with(&fire, timeout_ms.min(i32::MAX as f64), BY_TIMEOUT.into()));
-        }
-        if let Some(signal) = signal {
-            if signal.get("aborted").and_then(|a| a.as_bool()) == Some(true) {
-                this.trip.fire(BY_SIGNAL);
-            } else if let Some(add) = function(&signal, "addEventListener") {
-                let _ = add.call2(&signal, &"abort".into(), &fire);
-                this.signal = Some((signal, fire));
-            }
-        }
-        this
-    }
-
-    /// The signal to hand to `fetch` (or the transport).
-    pub(crate) fn signal(&self) -> JsValue {
-        self.trip.controller.signal().into()
-    }
-
-    /// `true` once aborted (by the signal, the timeout or `close`).
-    pub(crate) fn aborted(&self) -> bool {
-        self.trip.why.get() != NOT_ABORTED
-    }
-
-    /// Aborts the request (closing its stream) without calling the hook; the abort itself runs in a
-    /// microtask (the signal's listeners may be the application's code).
-    fn close(&self) {
-        self.trip.why.set(BY_SIGNAL);
-        abort_later(&self.trip.controller);
-    }
-}
-
-impl Trip {
-    fn fire(&self, why: u8) {
-        if self.why.get() == NOT_ABORTED {
-            self.why.set(why);
-            self.controller.abort();
-            if let Some(h) = &self.hook {
-                let _ = h.call1(&JsValue::UNDEFINED, &why.into());
-            }
-        }
-    }
-}
-
-impl Drop for Abort {
-    fn drop(&mut self) {
-        if let Some(t) = self.timer.take() {
-            clear_timeout_with(&t);
-        }
-        if let Some((signal, listener)) = self.signal.take() {
-            // The signal may be duck-typed: its removeEventListener is application code.
-            unlisten_later(&signal, &listener);
-        }
     }
 }
 
@@ -375,8 +98,6 @@ pub(crate) enum Target {
     Ex(Shared, Step),
     /// `iterator.next()` (false) or `iterator.return()` (true) of a listen stream.
     Iter(Shared, bool),
-    /// The caller's signal or the timer fired.
-    Trip(Rc<Trip>),
 }
 
 /// A JS function calling `dispatch(target, ...)`. Every callback of the transports is this one
@@ -417,16 +138,7 @@ fn dispatch(target: &Target, a: JsValue, b: JsValue, c: JsValue) -> Promise {
             }
             Promise::resolve(&done)
         }
-        Target::Trip(trip) => {
-            trip.fire(if a.as_f64() == Some(BY_TIMEOUT.into()) { BY_TIMEOUT } else { BY_SIGNAL });
-            Promise::resolve(&JsValue::UNDEFINED)
-        }
     }
-}
-
-/// `{done, value}`: one step of an async iterator.
-pub(crate) fn step(done: bool, value: JsValue) -> JsValue {
-    JsValue::object(vec![("done", JsValue::from_bool(done)), ("value", value)])
 }
 
 /// The client's configuration and state.
@@ -709,8 +421,8 @@ impl Ex {
 
     /// The `McpHttpError` for a failed fetch or read.
     fn fail(&self, e: &JsValue) -> JsValue {
-        let why = self.abort.as_ref().map_or(NOT_ABORTED, |a| a.trip.why.get());
-        let timeout = self.abort.as_ref().map_or(0.0, |a| a.timeout_ms);
+        let why = self.abort.as_ref().map_or(Why::NotAborted, Abort::why);
+        let timeout = self.abort.as_ref().map_or(0.0, Abort::timeout_ms);
         abort_error(&self.method, self.status, why, timeout, e)
     }
 
@@ -885,16 +597,6 @@ impl Drop for Ex {
 /// The async iterator over a listen stream: `next()`, `return()`, `[Symbol.asyncIterator]()`.
 fn iterator(ex: &Shared) -> JsValue {
     async_iterator(callback(Target::Iter(ex.clone(), false)), callback(Target::Iter(ex.clone(), true)))
-}
-
-/// An async iterator object from its `next` and `return` functions (`[Symbol.asyncIterator]()` is itself).
-pub(crate) fn async_iterator(next: JsValue, ret: JsValue) -> JsValue {
-    let it = JsValue::object(vec![("next", next), ("return", ret)]);
-    // `Object.prototype.valueOf` returns `this`: exactly what `[Symbol.asyncIterator]` must do.
-    if let Ok(value_of) = Reflect::get(&Object::new(), &"valueOf".into()) {
-        let _ = Reflect::set(&it, &Symbol::async_iterator(), &value_of);
-    }
-    it
 }
 
 /// Builds a Streamable HTTP client for the MCP endpoint `url` (a string or `URL`). Options:

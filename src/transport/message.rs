@@ -16,7 +16,7 @@
 //! Application code (`send`, signals) runs only outside every borrow.
 
 use super::channel::{Channel, Routed};
-use super::http::{abort_error, async_iterator, mcp_error, read_common, step, type_error, Abort, Common};
+use super::js::{abort_error, async_iterator, mcp_error, read_common, step, type_error, Abort, Common};
 use crate::json::Json;
 use crate::proto::rpc::read_rpc_error;
 use crate::wasm::rt;
@@ -87,13 +87,11 @@ impl Chan {
         let timeout = self.common.timeout(&opts);
         let link = Rc::downgrade(self);
         let what = method.clone();
-        let hook: Function = Closure::once_into_js(move |why: JsValue| {
-            let why = why.as_f64().unwrap_or_default() as u8;
+        let hook = Box::new(move |why| {
             if let Some(c) = link.upgrade() {
                 c.give_up(id, Err(abort_error(&what, 0, why, timeout.unwrap_or_default(), &JsValue::UNDEFINED)));
             }
-        })
-        .unchecked_into();
+        });
         let abort = Abort::new(opts.get("signal"), timeout, Some(hook));
         let d = rt::deferred();
         let promise: Promise = d.get(0).unchecked_into();
@@ -138,12 +136,11 @@ impl Chan {
         };
         let (id, message) = self.core.borrow_mut().listen(params);
         let link = Rc::downgrade(self);
-        let hook: Function = Closure::once_into_js(move |_: JsValue| {
+        let hook = Box::new(move |_| {
             if let Some(c) = link.upgrade() {
                 c.end_stream(id, None, true);
             }
-        })
-        .unchecked_into();
+        });
         let abort = opts.get("signal").map(|s| Abort::new(Some(s), None, Some(hook)));
         let stream = Stream { id, queue: VecDeque::new(), waiter: None, end: None, _abort: abort };
         self.streams.borrow_mut().push(stream);

@@ -11,4 +11,6 @@ mod direct;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod http;
 #[cfg(target_arch = "wasm32")]
+pub(crate) mod js;
+#[cfg(target_arch = "wasm32")]
 mod message;

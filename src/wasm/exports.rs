@@ -24,7 +24,7 @@ use wasm_bindgen::prelude::*;
 /// A promise rejected with the same `TypeError` ("function: message") the transports throw.
 fn type_error(function: &str, message: String) -> Promise {
     let parts = super::rt::deferred();
-    super::rt::settle_with(&parts.get(2), &crate::transport::http::type_error(function, &message));
+    super::rt::settle_with(&parts.get(2), &crate::transport::js::type_error(function, &message));
     parts.get(0).unchecked_into()
 }
 
