@@ -92,12 +92,23 @@ fn excerpt(text: &JsValue) -> JsValue {
 
 /// Who a JS callback made by [`callback`] calls.
 pub(crate) enum Target {
-    /// `client.request` (0), `client.listen` (1) or `client.discover` (2).
-    Client(Rc<Http>, u8),
+    /// `client.request`, `client.listen` or `client.discover`.
+    Client(Rc<Http>, Kind),
     /// A promise of an exchange settled: go on with `Step`.
     Ex(Shared, Step),
     /// `iterator.next()` (false) or `iterator.return()` (true) of a listen stream.
     Iter(Shared, bool),
+}
+
+/// What an exchange is for: a `request`, a `listen` (an event stream of notifications), `discover`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `request`: the response to its id.
+    Request,
+    /// `listen`: the notifications until the listen response or the end of the stream.
+    Listen,
+    /// `discover`: like a request, its promise cached.
+    Discover,
 }
 
 /// A JS function calling `dispatch(target, ...)`. Every callback of the transports is this one
@@ -109,16 +120,16 @@ pub(crate) fn callback(target: Target) -> JsValue {
 
 fn dispatch(target: &Target, a: JsValue, b: JsValue, c: JsValue) -> Promise {
     match target {
-        Target::Client(http, 2) => {
+        Target::Client(http, Kind::Discover) => {
             let cached = http.discovered.borrow().clone();
             cached.unwrap_or_else(|| {
-                let p = start(http, 2, "server/discover".into(), a, b);
+                let p = start(http, Kind::Discover, "server/discover".into(), a, b);
                 *http.discovered.borrow_mut() = Some(p.clone());
                 p
             })
         }
-        Target::Client(http, 1) => start(http, 1, "subscriptions/listen".into(), a, b),
-        Target::Client(http, _) => start(http, 0, a, b, c),
+        Target::Client(http, Kind::Listen) => start(http, Kind::Listen, "subscriptions/listen".into(), a, b),
+        Target::Client(http, Kind::Request) => start(http, Kind::Request, a, b, c),
         Target::Ex(ex, step) => {
             on_step(ex, *step, a);
             Promise::resolve(&JsValue::UNDEFINED)
@@ -174,7 +185,7 @@ pub(crate) enum Step {
 /// `id`) or `listen` (the notifications until the listen response or the end of the stream).
 pub(crate) struct Ex {
     http: Rc<Http>,
-    kind: u8,
+    kind: Kind,
     method: String,
     id: f64,
     params: JsValue,
@@ -208,9 +219,9 @@ fn then(promise: &Promise, ex: &Shared, ok: Step, err: Step) {
     let _ = promise.unchecked_ref::<Any>().then_with(&ok, &err);
 }
 
-/// Starts `request` (kind 0), `listen` (1) or `discover` (2): resolves with the result (the
+/// Starts a `request`, `listen` or `discover`: resolves with the result (the
 /// iterator for a listen).
-fn start(http: &Rc<Http>, kind: u8, method: JsValue, params: JsValue, opts: JsValue) -> Promise {
+fn start(http: &Rc<Http>, kind: Kind, method: JsValue, params: JsValue, opts: JsValue) -> Promise {
     let Some(method) = method.as_string() else {
         return Promise::reject(&type_error("request", "method must be a string"));
     };
@@ -218,7 +229,7 @@ fn start(http: &Rc<Http>, kind: u8, method: JsValue, params: JsValue, opts: JsVa
         Ok(p) => p,
         Err(e) => return Promise::reject(&e),
     };
-    let timeout = if kind == 1 { None } else { http.common.timeout(&opts) };
+    let timeout = if kind == Kind::Listen { None } else { http.common.timeout(&opts) };
     http.last_id.set(http.last_id.get().wrapping_add(1));
     let ex = Rc::new(RefCell::new(Ex {
         http: http.clone(),
@@ -305,7 +316,7 @@ fn on_step(ex: &Shared, step: Step, v: JsValue) {
             let mut s = ex.borrow_mut();
             s.reader = reader;
             s.decoder = Some(Decoder::new());
-            if s.kind == 1 {
+            if s.kind == Kind::Listen {
                 // The stream is open: `listen` resolves; `next()` reads on.
                 return s.settle_with(Ok(iterator(ex)));
             }
@@ -367,7 +378,7 @@ impl Ex {
         let _ = match outcome {
             Ok(v) => resolve.call1(&JsValue::UNDEFINED, &v),
             Err(e) => {
-                if self.kind == 2 {
+                if self.kind == Kind::Discover {
                     self.http.discovered.borrow_mut().take();
                 }
                 reject.call1(&JsValue::UNDEFINED, &e)
@@ -438,7 +449,7 @@ impl Ex {
         }
         match settle(&msg, &self.method, self.status) {
             // A listen answered with a JSON result: a stream that has already ended.
-            Ok(_) if self.kind == 1 => {
+            Ok(_) if self.kind == Kind::Listen => {
                 self.end();
                 self.settle_with(Ok(iterator(ex)));
             }
@@ -457,7 +468,7 @@ impl Ex {
                 Some(a) => a.aborted(),
                 None => true,
             };
-            let quiet = self.kind == 1 && self.settle.is_none() && aborted;
+            let quiet = self.kind == Kind::Listen && self.settle.is_none() && aborted;
             if !quiet {
                 self.answer = Some(Err(self.fail(&e)));
             }
@@ -504,7 +515,7 @@ impl Ex {
             if msg.get_f64("id") == Some(self.id) && is_response(&msg) {
                 self.answer = Some(settle(&msg, &self.method, self.status));
                 self.end();
-            } else if self.kind == 1 && msg.get("id").is_none() && msg.get("method").is_some() {
+            } else if self.kind == Kind::Listen && msg.get("id").is_none() && msg.get("method").is_some() {
                 if self.items.len() >= MAX_QUEUED {
                     let e = js_sys::RangeError::new("more than 10000 notifications queued unread");
                     self.items.clear();
@@ -621,8 +632,8 @@ pub fn http_client(
     let headers = options.get("headers").unwrap_or(JsValue::UNDEFINED);
     let http = Rc::new(Http { url, fetch, headers, common, last_id: Cell::new(0), discovered: RefCell::new(None) });
     let client = http.common.client_object();
-    for (kind, name) in ["request", "listen", "discover"].into_iter().enumerate() {
-        set(&client, name, &callback(Target::Client(http.clone(), kind as u8)));
+    for (kind, name) in [(Kind::Request, "request"), (Kind::Listen, "listen"), (Kind::Discover, "discover")] {
+        set(&client, name, &callback(Target::Client(http.clone(), kind)));
     }
     Ok(client)
 }
