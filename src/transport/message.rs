@@ -16,7 +16,7 @@
 //! Application code (`send`, signals) runs only outside every borrow.
 
 use super::channel::{Channel, Routed};
-use super::js::{abort_error, async_iterator, mcp_error, read_common, step, type_error, Abort, Common};
+use super::js::{abort_error, async_iterator, mcp_error, read_common, step, type_error, Abort, Common, Why};
 use crate::json::Json;
 use crate::proto::rpc::read_rpc_error;
 use crate::wasm::rt;
@@ -83,6 +83,11 @@ impl Chan {
             Ok(p) => p,
             Err(e) => return rejected(&e),
         };
+        let signal = opts.get("signal");
+        if signal.as_ref().is_some_and(rt::is_aborted) {
+            return rejected(&abort_error(&method, 0, Why::Signal, 0.0, &JsValue::UNDEFINED));
+            // nothing sent
+        }
         let (id, message) = self.core.borrow_mut().request(&method, params);
         let timeout = self.common.timeout(&opts);
         let link = Rc::downgrade(self);
@@ -92,7 +97,7 @@ impl Chan {
                 c.give_up(id, Err(abort_error(&what, 0, why, timeout.unwrap_or_default(), &JsValue::UNDEFINED)));
             }
         });
-        let abort = Abort::new(opts.get("signal"), timeout, Some(hook));
+        let abort = Abort::new(signal, timeout, Some(hook));
         let d = rt::deferred();
         let promise: Promise = d.get(0).unchecked_into();
         self.waiting.borrow_mut().push(Waiting { id, resolve: d.get(1), reject: d.get(2), _abort: abort });
@@ -134,6 +139,11 @@ impl Chan {
             Ok(p) => p,
             Err(e) => return rejected(&e),
         };
+        let signal = opts.get("signal");
+        if signal.as_ref().is_some_and(rt::is_aborted) {
+            let e = abort_error("subscriptions/listen", 0, Why::Signal, 0.0, &JsValue::UNDEFINED);
+            return rejected(&e); // nothing sent
+        }
         let (id, message) = self.core.borrow_mut().listen(params);
         let link = Rc::downgrade(self);
         let hook = Box::new(move |_| {
@@ -141,7 +151,7 @@ impl Chan {
                 c.end_stream(id, None, true);
             }
         });
-        let abort = opts.get("signal").map(|s| Abort::new(Some(s), None, Some(hook)));
+        let abort = signal.map(|s| Abort::new(Some(s), None, Some(hook)));
         let stream = Stream { id, queue: VecDeque::new(), waiter: None, end: None, _abort: abort };
         self.streams.borrow_mut().push(stream);
         if let Err(e) = self.transmit(&message) {

@@ -55,3 +55,19 @@ test("an extension-style port: messages through onMessage, a disconnect fails wh
   assert.throws(() => portClient({ postMessage() {} }), TypeError);
   assert.equal((await rejection(client.request("ping", {}))).name, "McpPortError");
 });
+
+test("a request or listen with an already-aborted signal rejects at once and sends nothing", async () => {
+  const sent = [];
+  const client = lib.channelClient((m) => sent.push(m));
+  const signal = AbortSignal.abort("before");
+  assert.equal((await rejection(client.request("ping", {}, { signal }))).name, "McpHttpError");
+  assert.equal((await rejection(client.listen({ notifications: { taskIds: ["t"] } }, { signal }))).name, "McpHttpError");
+  assert.deepEqual(sent, []);
+  // And one aborted later sends notifications/cancelled for the id it sent.
+  const later = new AbortController();
+  const p = client.request("ping", {}, { signal: later.signal });
+  later.abort();
+  await rejection(p);
+  assert.deepEqual(sent.map((m) => m.method), ["ping", "notifications/cancelled"]);
+  assert.equal(sent[1].params.requestId, sent[0].id);
+});
