@@ -100,7 +100,11 @@ impl<T: Copy + PartialEq> Flights<T> {
     /// Takes the request `id` out of flight (its reply arrived); `None` when it is not in flight.
     pub fn land(&mut self, id: ReqId) -> Option<Flight<T>> {
         let at = self.open.iter().position(|f| f.id == id)?;
-        Some(self.open.remove(at))
+        let f = self.open.remove(at);
+        if self.open.is_empty() {
+            self.open = Vec::new(); // nothing in flight: no buffer kept (memory per wait)
+        }
+        Some(f)
     }
 
     /// `true` when a request for `purpose` is in flight.

@@ -639,7 +639,11 @@ impl<J: Json> Machine<J> for Wait<J> {
     }
 
     fn next_action(&mut self) -> Option<Action<J>> {
-        self.out.pop_front()
+        let a = self.out.pop_front();
+        if a.is_none() && self.out.capacity() > 0 {
+            self.out = VecDeque::new(); // an idle wait keeps no buffer (memory per wait)
+        }
+        a
     }
 
     fn wake_at(&self) -> Option<Millis> {

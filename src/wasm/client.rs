@@ -8,6 +8,10 @@ use crate::proto::request::with_tasks_extension;
 use js_sys::Function;
 use wasm_bindgen::{JsCast, JsValue};
 
+thread_local! {
+    static DEFAULT_CAPABILITIES: JsValue = super::rt::deep_freeze(&with_tasks_extension(None));
+}
+
 /// The parts of a client the shell uses.
 pub struct JsClient {
     /// The client object (`this` for its functions).
@@ -33,7 +37,8 @@ impl JsClient {
         let request = function(value, "request")?.ok_or("the client has no request function")?;
         let listen = function(value, "listen")?;
         let capabilities = match value.get("clientCapabilities") {
-            None => with_tasks_extension(None),
+            // One frozen declaration shared by every call of a client without capabilities.
+            None => DEFAULT_CAPABILITIES.with(Clone::clone),
             Some(c) if c.is_object() && c.keys().is_some() => with_tasks_extension(Some(&c)),
             Some(c) if c.is_object() => return Err("client.clientCapabilities cannot be read".to_owned()),
             Some(_) => return Err("client.clientCapabilities must be an object".to_owned()),

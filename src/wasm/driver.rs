@@ -324,6 +324,18 @@ fn feed(run: &Rc<Run>, event: Option<Event<JsValue>>) {
         }
     }
     run.busy.set(false);
+    if run.inbox.borrow().capacity() > 0 && run.inbox.borrow().is_empty() {
+        *run.inbox.borrow_mut() = VecDeque::new(); // an idle run keeps no buffers (memory per wait)
+    }
+    {
+        let mut io = run.io.borrow_mut();
+        if io.requests.is_empty() && io.requests.capacity() > 0 {
+            io.requests = Vec::new();
+        }
+        if io.asks.is_empty() && io.asks.capacity() > 0 {
+            io.asks = Vec::new();
+        }
+    }
     if run.io.borrow().settle.is_none() {
         return;
     }

@@ -233,3 +233,12 @@ export function isSafeWebUrl(s) {
     return false;
   }
 }
+
+/** Freezes a value the module built, deeply (it is then safe to share between calls). */
+export function deepFreeze(v) {
+  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze(v[k]);
+  }
+  return v;
+}

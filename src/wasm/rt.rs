@@ -67,6 +67,9 @@ extern "C" {
     /// `v instanceof DOMException` (false when unreadable).
     #[wasm_bindgen(js_name = isException)]
     pub fn is_exception(v: &JsValue) -> bool;
+    /// Freezes a value the module built, deeply.
+    #[wasm_bindgen(js_name = deepFreeze)]
+    pub fn deep_freeze(v: &JsValue) -> JsValue;
     /// The WHATWG URL check for url-mode elicitations.
     #[wasm_bindgen(js_name = isSafeWebUrl)]
     pub fn is_safe_web_url(s: &str) -> bool;
