@@ -112,11 +112,6 @@ impl<T: Copy + PartialEq> Flights<T> {
         self.open.iter().any(|f| f.purpose == purpose)
     }
 
-    /// `true` when no request is in flight.
-    pub fn is_empty(&self) -> bool {
-        self.open.is_empty()
-    }
-
     /// The earliest time a request must be given up.
     pub fn earliest_expiry(&self) -> Option<Millis> {
         self.open.iter().filter_map(|f| f.expires).min()

@@ -12,10 +12,11 @@
 //! Size matters here (every byte ships): every JS callback of the transports is one closure type
 //! ([`callback`] over [`Target`]) and every async operation runs in one future ([`run`]).
 
+use super::channel::decimal;
 use super::headers::{encode_value, name_field};
 use super::js::{
-    abort_error, async_iterator, cat, digits, function, is_response, mcp_error, message, read_common, set, settle,
-    step, type_error, Abort, Common, Why,
+    abort_error, async_iterator, cat, function, is_response, mcp_error, message, read_common, set, settle, step,
+    type_error, Abort, Common, Why,
 };
 use super::sse;
 use crate::json::Json;
@@ -404,7 +405,7 @@ impl Ex {
 
     /// `"<method>: HTTP <status> <detail>"`.
     fn http_error(&self, detail: &str, body: &JsValue) -> JsValue {
-        let message = cat(&[&self.method, ": HTTP ", &digits(self.status.into()), " ", detail]);
+        let message = cat(&[&self.method, ": HTTP ", &decimal(self.status.into()), " ", detail]);
         let e = mcp_error(&message, self.status, &excerpt(body), &JsValue::UNDEFINED);
         if let Some(ms) = self.retry_after_ms {
             set(&e, "retryAfterMs", &JsValue::from_f64(ms));

@@ -4,6 +4,7 @@
 //! the per-request abort wiring (`Abort`: the caller's signal and a timeout, on gloo-timers like every
 //! timer of the module), and async-iterator steps.
 
+use super::channel::decimal;
 use crate::json::{Json, Kind};
 use crate::proto::rpc::{describe_failure, read_rpc_error};
 use crate::proto::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION};
@@ -39,13 +40,6 @@ pub(crate) fn cat(parts: &[&str]) -> String {
     for p in parts {
         s.push_str(p);
     }
-    s
-}
-
-/// `n` in decimal.
-pub(crate) fn digits(n: u32) -> String {
-    let mut s = if n >= 10 { digits(n / 10) } else { String::new() };
-    s.push(char::from(b'0' + (n % 10) as u8));
     s
 }
 
@@ -225,7 +219,7 @@ pub(crate) fn settle(msg: &JsValue, what: &str, status: u16) -> Result<JsValue, 
 pub(crate) fn abort_error(what: &str, status: u16, why: Why, timeout_ms: f64, err: &JsValue) -> JsValue {
     let reason = match why {
         Why::Signal => "request aborted".to_owned(),
-        Why::Timeout => cat(&["request timed out after ", &digits(timeout_ms.min(u32::MAX as f64) as u32), " ms"]),
+        Why::Timeout => cat(&["request timed out after ", &decimal(timeout_ms.min(u32::MAX as f64) as u64), " ms"]),
         Why::NotAborted => cat(&["network error: ", &describe_failure(err)]),
     };
     mcp_error(&cat(&[what, ": ", &reason]), status, &JsValue::from_str(""), err)

@@ -72,22 +72,29 @@ impl Chan {
         }
     }
 
+    /// What every request and listen checks before anything is sent: the channel is open, `params`
+    /// get the `_meta`, and the caller's signal has not already fired. `Ok((params, signal))`, or the
+    /// rejection.
+    fn prepare(&self, method: &str, params: &JsValue, opts: &JsValue) -> Result<(JsValue, Option<JsValue>), JsValue> {
+        if let Some(e) = self.closed.borrow().clone() {
+            return Err(e);
+        }
+        let params = self.common.params(params)?;
+        let signal = opts.get("signal");
+        if signal.as_ref().is_some_and(rt::is_aborted) {
+            return Err(abort_error(method, 0, Why::Signal, 0.0, &JsValue::UNDEFINED));
+        }
+        Ok((params, signal))
+    }
+
     fn request(self: &Rc<Self>, method: JsValue, params: JsValue, opts: JsValue) -> Promise {
         let Some(method) = method.as_string() else {
             return rejected(&type_error("request", "method must be a string"));
         };
-        if let Some(e) = self.closed.borrow().clone() {
-            return rejected(&e);
-        }
-        let params = match self.common.params(&params) {
-            Ok(p) => p,
+        let (params, signal) = match self.prepare(&method, &params, &opts) {
+            Ok(ready) => ready,
             Err(e) => return rejected(&e),
         };
-        let signal = opts.get("signal");
-        if signal.as_ref().is_some_and(rt::is_aborted) {
-            return rejected(&abort_error(&method, 0, Why::Signal, 0.0, &JsValue::UNDEFINED));
-            // nothing sent
-        }
         let (id, message) = self.core.borrow_mut().request(&method, params);
         let timeout = self.common.timeout(&opts);
         let link = Rc::downgrade(self);
@@ -132,18 +139,10 @@ impl Chan {
     }
 
     fn listen(self: &Rc<Self>, params: JsValue, opts: JsValue) -> Promise {
-        if let Some(e) = self.closed.borrow().clone() {
-            return rejected(&e);
-        }
-        let params = match self.common.params(&params) {
-            Ok(p) => p,
+        let (params, signal) = match self.prepare("subscriptions/listen", &params, &opts) {
+            Ok(ready) => ready,
             Err(e) => return rejected(&e),
         };
-        let signal = opts.get("signal");
-        if signal.as_ref().is_some_and(rt::is_aborted) {
-            let e = abort_error("subscriptions/listen", 0, Why::Signal, 0.0, &JsValue::UNDEFINED);
-            return rejected(&e); // nothing sent
-        }
         let (id, message) = self.core.borrow_mut().listen(params);
         let link = Rc::downgrade(self);
         let hook = Box::new(move |_| {
