@@ -5,6 +5,7 @@ import { initSync } from "./mcp_tasks_wasm.js";
 initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });
 
 export * from "./mcp_tasks_wasm.js";
+export { httpClient } from "./http.js";
 export { portClient } from "./port.js";
 export { sdkTransportClient } from "./sdk.js";
 export { initSync } from "./mcp_tasks_wasm.js";

@@ -38,7 +38,7 @@ export function portClient(port, options) {
     if (!open) return;
     if (isWindow) port.postMessage(message, origin);
     else port.postMessage(message);
-  }, common);
+  }, common, "portClient");
   const closeChannel = client.close;
   const onData = (data) => {
     if (open && data !== null && typeof data === "object") client.receive(data);

@@ -58,7 +58,7 @@ export function sdkTransportClient(transport, options) {
         const b = bodyError(e);
         done(id, b && (b.id === null || b.id === id) ? b.error : e);
       });
-  }, { ...options, idPrefix: PREFIX });
+  }, { ...options, idPrefix: PREFIX }, "sdkTransportClient");
   const { fail, receive } = client;
   const done = (id, error) => {
     signals.delete(id);

@@ -56,7 +56,7 @@ export function stdioClient(commandOrStreams, args, options) {
   const client = channelClient((message) => {
     if (ended || streams.stdin.destroyed || streams.stdin.writableEnded) return;
     streams.stdin.write(JSON.stringify(message) + "\n");
-  }, common);
+  }, common, "stdioClient");
   const closeChannel = client.close;
   const fail = (message, extra) => {
     if (ended) return;

@@ -1,24 +1,20 @@
-//! The JS helpers every transport shares (the HTTP client, the message channel and what is built on
-//! them), in one module so no transport reaches into another: error objects (`TypeError`,
-//! `McpHttpError`), the options and `_meta` every client adds (`Common`), JSON-RPC message helpers,
-//! the per-request abort wiring (`Abort`: the caller's signal and a timeout, on gloo-timers like every
-//! timer of the module), and async-iterator steps.
+//! The JS helpers the transports share (the message channel and what is built on it, the in-process
+//! client, the exports' argument errors), in one module so no transport reaches into another: error objects (`TypeError`,
+//! `McpHttpError`), the options and `_meta` every client adds (`Common`), the per-request abort
+//! wiring (`Abort`: the caller's signal and a timeout, on gloo-timers like every timer of the
+//! module), and async-iterator steps.
 
 use super::channel::decimal;
 use crate::json::{Json, Kind};
-use crate::proto::rpc::{describe_failure, read_rpc_error};
 use crate::proto::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION};
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Object, Reflect, Symbol};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::AbortController;
 
-#[wasm_bindgen(module = "/src/transport/fetch.js")]
+#[wasm_bindgen(module = "/src/transport/later.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = abortLater)]
-    fn abort_later(controller: &AbortController);
     #[wasm_bindgen(js_name = unlistenLater)]
     fn unlisten_later(signal: &JsValue, listener: &JsValue);
 }
@@ -48,14 +44,14 @@ pub(crate) fn type_error(function: &str, message: &str) -> JsValue {
     js_sys::TypeError::new(&cat(&[function, ": ", message])).into()
 }
 
-/// An `McpHttpError`: an `Error` named `McpHttpError` with `status` (0 when no HTTP response came),
-/// `body` (an excerpt of what came back, or "") and, when known, the `cause`.
-pub(crate) fn mcp_error(message: &str, status: u16, body: &JsValue, cause: &JsValue) -> JsValue {
+/// An `McpHttpError` of a channel (no HTTP): an `Error` named `McpHttpError` with `status: 0`,
+/// `body: ""` and, when known, the `cause` — the same shape the JS transports' `transportError` gives.
+pub(crate) fn mcp_error(message: &str, cause: &JsValue) -> JsValue {
     let e = js_sys::Error::new(message);
     e.set_name("McpHttpError");
     let e: JsValue = e.into();
-    set(&e, "status", &JsValue::from(status));
-    set(&e, "body", body);
+    set(&e, "status", &JsValue::from(0));
+    set(&e, "body", &JsValue::from_str(""));
     if !cause.is_undefined() {
         set(&e, "cause", cause);
     }
@@ -70,7 +66,7 @@ pub(crate) fn function(target: &JsValue, key: &str) -> Option<Function> {
     target.get(key).and_then(|f| f.dyn_into::<Function>().ok())
 }
 
-/// What both clients add to every request and copy onto the client object.
+/// What every channel client adds to every request and copies onto the client object.
 pub(crate) struct Common {
     /// `_meta["io.modelcontextprotocol/clientInfo"]` unless the request has one.
     info: JsValue,
@@ -87,10 +83,6 @@ pub(crate) struct Common {
 enum Want {
     /// A plain object.
     Object,
-    /// An object of any kind (arrays and class instances too) or a function.
-    ObjectOrFunction,
-    /// A function.
-    Function,
     /// A non-negative number.
     Number,
 }
@@ -99,34 +91,28 @@ impl Want {
     fn fits(self, v: &JsValue) -> bool {
         match self {
             Self::Object => v.kind() == Kind::Object,
-            Self::ObjectOrFunction => v.is_object() || v.is_function(),
-            Self::Function => v.is_function(),
             Self::Number => v.as_f64().is_some_and(|n| n >= 0.0),
         }
     }
 }
 
-/// The options and their types: the first four are common to both clients, the last two are
-/// `httpClient`'s own.
-const OPTIONS: [(&str, Want, &str); 6] = [
+/// The options every client takes, and their types.
+const OPTIONS: [(&str, Want, &str); 4] = [
     ("clientInfo", Want::Object, "an object"),
     ("clientCapabilities", Want::Object, "an object"),
     ("inputHandlers", Want::Object, "an object"),
     ("requestTimeoutMs", Want::Number, "a non-negative number"),
-    ("fetch", Want::Function, "a function"),
-    ("headers", Want::ObjectOrFunction, "an object or a function"),
 ];
 
-/// Checks the options (`all`: `httpClient`'s own too) and reads those both clients share
-/// (`clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`); a bad type is a
-/// `TypeError` naming `function`.
-pub(crate) fn read_common(options: &JsValue, function: &str, all: bool) -> Result<Common, JsValue> {
+/// Checks and reads the options every client takes (`clientInfo`, `clientCapabilities`,
+/// `inputHandlers`, `requestTimeoutMs`); a bad type is a `TypeError` naming `function`.
+pub(crate) fn read_common(options: &JsValue, function: &str) -> Result<Common, JsValue> {
     crate::wasm::install_panic_hook();
     if !(options.is_undefined() || options.is_null() || options.kind() == Kind::Object) {
         return Err(type_error(function, "options must be an object"));
     }
     let mut fields = Vec::new();
-    for (i, (key, want, what)) in OPTIONS.iter().enumerate().take(if all { 6 } else { 4 }) {
+    for (i, (key, want, what)) in OPTIONS.iter().enumerate() {
         let Some(v) = options.get(key) else { continue };
         let fits = want.fits(&v);
         if !fits {
@@ -189,72 +175,40 @@ impl Common {
     }
 }
 
-/// A JSON-RPC request `{jsonrpc: "2.0", id, method, params}`.
-pub(crate) fn message(id: &JsValue, method: &str, params: &JsValue) -> JsValue {
-    JsValue::object(vec![
-        ("jsonrpc", JsValue::from_str("2.0")),
-        ("id", id.clone()),
-        ("method", JsValue::from_str(method)),
-        ("params", params.clone()),
-    ])
-}
-
-/// `true` for a response (a message with `result` or `error`).
-pub(crate) fn is_response(msg: &JsValue) -> bool {
-    msg.get("result").is_some() || msg.get("error").is_some()
-}
-
-/// The outcome a response carries: its `result`, or its error object (an `McpHttpError` when the
-/// error object is malformed).
-pub(crate) fn settle(msg: &JsValue, what: &str, status: u16) -> Result<JsValue, JsValue> {
-    match msg.get("error") {
-        Some(e) if read_rpc_error(&e).is_some() => Err(e),
-        Some(e) => Err(mcp_error(&cat(&[what, ": malformed JSON-RPC error"]), status, &"".into(), &e)),
-        None => Ok(msg.get("result").unwrap_or(JsValue::NULL)),
-    }
-}
-
-/// The `McpHttpError` for a request that failed without an answer: `why` says whether the signal
-/// aborted it, the timeout (`timeout_ms`) ran out, or the network failed (`err`).
-pub(crate) fn abort_error(what: &str, status: u16, why: Why, timeout_ms: f64, err: &JsValue) -> JsValue {
+/// The `McpHttpError` for a request given up: its signal aborted it, or its timeout (`timeout_ms`)
+/// ran out.
+pub(crate) fn abort_error(what: &str, why: Why, timeout_ms: f64) -> JsValue {
     let reason = match why {
-        Why::Signal => "request aborted".to_owned(),
         Why::Timeout => cat(&["request timed out after ", &decimal(timeout_ms.min(u32::MAX as f64) as u64), " ms"]),
-        Why::NotAborted => cat(&["network error: ", &describe_failure(err)]),
+        _ => "request aborted".to_owned(),
     };
-    mcp_error(&cat(&[what, ": ", &reason]), status, &JsValue::from_str(""), err)
+    mcp_error(&cat(&[what, ": ", &reason]), &JsValue::UNDEFINED)
 }
 
 /// What an [`Abort`] callback does when the caller's signal or the timer fires.
-pub(crate) struct Trip {
-    controller: AbortController,
+struct Trip {
     why: Cell<Why>,
-    hook: Option<Box<dyn Fn(Why)>>,
+    hook: Box<dyn Fn(Why)>,
 }
 
-/// Ties one request to the caller's `signal` and a timeout through its own `AbortController`;
+/// Ties one request to the caller's `signal` and a timeout: `hook` runs once when either fires;
 /// dropping it unties them.
 pub(crate) struct Abort {
     trip: Rc<Trip>,
-    timeout_ms: f64,
     signal: Option<(JsValue, JsValue)>,
     /// The timeout, a gloo-timers `Timeout` (dropping it clears it), as every timer of the module.
     timer: Option<Timeout>,
 }
 
 impl Abort {
-    /// Watches `signal` (already aborted: aborts at once) and arms `timeout_ms` (finite only);
+    /// Watches `signal` (already aborted: fires at once) and arms `timeout_ms` (finite only);
     /// `hook` is called once when either fires, with why.
-    pub(crate) fn new(signal: Option<JsValue>, timeout_ms: Option<f64>, hook: Option<Box<dyn Fn(Why)>>) -> Self {
-        // `AbortController` exists wherever this package runs (browsers, workers, Node >= 16).
-        let controller = AbortController::new().unwrap_or_else(|_| JsValue::UNDEFINED.unchecked_into());
-        let trip = Rc::new(Trip { controller, why: Cell::new(Why::NotAborted), hook });
-        let timeout_ms = timeout_ms.unwrap_or(f64::INFINITY);
-        let mut this = Self { trip, timeout_ms, signal: None, timer: None };
-        if timeout_ms.is_finite() {
+    pub(crate) fn new(signal: Option<JsValue>, timeout_ms: Option<f64>, hook: Box<dyn Fn(Why)>) -> Self {
+        let trip = Rc::new(Trip { why: Cell::new(Why::NotAborted), hook });
+        let mut this = Self { trip, signal: None, timer: None };
+        if let Some(ms) = timeout_ms.filter(|ms| ms.is_finite()) {
             let t = this.trip.clone();
-            let ms = timeout_ms.clamp(0.0, f64::from(i32::MAX)) as u32;
-            this.timer = Some(Timeout::new(ms, move || t.fire(Why::Timeout)));
+            this.timer = Some(Timeout::new(ms.clamp(0.0, f64::from(i32::MAX)) as u32, move || t.fire(Why::Timeout)));
         }
         if let Some(signal) = signal {
             if signal.get("aborted").and_then(|a| a.as_bool()) == Some(true) {
@@ -268,43 +222,13 @@ impl Abort {
         }
         this
     }
-
-    /// The signal to hand to `fetch` (or the transport).
-    pub(crate) fn signal(&self) -> JsValue {
-        self.trip.controller.signal().into()
-    }
-
-    /// `true` once aborted (by the signal, the timeout or `close`).
-    pub(crate) fn aborted(&self) -> bool {
-        self.trip.why.get() != Why::NotAborted
-    }
-
-    /// Why it was aborted.
-    pub(crate) fn why(&self) -> Why {
-        self.trip.why.get()
-    }
-
-    /// Its timeout (`Infinity` when none).
-    pub(crate) fn timeout_ms(&self) -> f64 {
-        self.timeout_ms
-    }
-
-    /// Aborts the request (closing its stream) without calling the hook; the abort itself runs in a
-    /// microtask (the signal's listeners may be the application's code).
-    pub(crate) fn close(&self) {
-        self.trip.why.set(Why::Signal);
-        abort_later(&self.trip.controller);
-    }
 }
 
 impl Trip {
     fn fire(&self, why: Why) {
         if self.why.get() == Why::NotAborted {
             self.why.set(why);
-            self.controller.abort();
-            if let Some(h) = &self.hook {
-                h(why);
-            }
+            (self.hook)(why);
         }
     }
 }

@@ -26,6 +26,11 @@ use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
+/// The TypeScript declarations of the transports (the channel client, `httpClient`,
+/// `sdkTransportClient`), emitted into the generated `.d.ts`.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("types.d.ts");
+
 /// One request waiting for its response.
 struct Waiting {
     id: u64,
@@ -82,7 +87,7 @@ impl Chan {
         let params = self.common.params(params)?;
         let signal = opts.get("signal");
         if signal.as_ref().is_some_and(rt::is_aborted) {
-            return Err(abort_error(method, 0, Why::Signal, 0.0, &JsValue::UNDEFINED));
+            return Err(abort_error(method, Why::Signal, 0.0));
         }
         Ok((params, signal))
     }
@@ -101,15 +106,15 @@ impl Chan {
         let what = method.clone();
         let hook = Box::new(move |why| {
             if let Some(c) = link.upgrade() {
-                c.give_up(id, Err(abort_error(&what, 0, why, timeout.unwrap_or_default(), &JsValue::UNDEFINED)));
+                c.give_up(id, Err(abort_error(&what, why, timeout.unwrap_or_default())));
             }
         });
-        let abort = Abort::new(signal, timeout, Some(hook));
+        let abort = Abort::new(signal, timeout, hook);
         let d = rt::deferred();
         let promise: Promise = d.get(0).unchecked_into();
         self.waiting.borrow_mut().push(Waiting { id, resolve: d.get(1), reject: d.get(2), _abort: abort });
         if let Err(e) = self.transmit(&message) {
-            let cause = mcp_error(&[&method, ": send failed"].concat(), 0, &"".into(), &e);
+            let cause = mcp_error(&[&method, ": send failed"].concat(), &e);
             self.settle(id, Err(cause));
         }
         promise
@@ -150,13 +155,13 @@ impl Chan {
                 c.end_stream(id, None, true);
             }
         });
-        let abort = signal.map(|s| Abort::new(Some(s), None, Some(hook)));
+        let abort = signal.map(|s| Abort::new(Some(s), None, hook));
         let stream = Stream { id, queue: VecDeque::new(), waiter: None, end: None, _abort: abort };
         self.streams.borrow_mut().push(stream);
         if let Err(e) = self.transmit(&message) {
             self.core.borrow_mut().cancel::<JsValue>(id, "");
             self.streams.borrow_mut().retain(|s| s.id != id);
-            return rejected(&mcp_error("subscriptions/listen: send failed", 0, &"".into(), &e));
+            return rejected(&mcp_error("subscriptions/listen: send failed", &e));
         }
         let d = rt::deferred();
         rt::settle_with(&d.get(1), &iterator(Rc::downgrade(self), id));
@@ -224,8 +229,8 @@ impl Chan {
         d.get(0).unchecked_into()
     }
 
-    /// Fails request `id` (a message id, as sent) with `error`, or every pending request when `id` is
-    /// undefined — a failure the transport reported for them (the channel stays open).
+    /// Fails request or listen `id` (a message id, as sent) with `error`, or every pending request
+    /// when `id` is undefined — a failure the transport reported for them (the channel stays open).
     fn fail(&self, id: JsValue, error: JsValue) {
         let ids: Vec<u64> = if id.is_undefined() {
             self.core.borrow().pending()
@@ -234,8 +239,11 @@ impl Chan {
             own.into_iter().collect()
         };
         for id in ids {
-            if self.core.borrow_mut().forget(id) {
+            let forgot = self.core.borrow_mut().forget(id);
+            if forgot {
                 self.settle(id, Err(error.clone()));
+            } else if self.core.borrow_mut().cancel::<JsValue>(id, "").is_some() {
+                self.end_stream(id, Some(error.clone()), false);
             }
         }
     }
@@ -251,7 +259,7 @@ impl Chan {
                     let e = if read_rpc_error(&e).is_some() {
                         e
                     } else {
-                        mcp_error("request: malformed JSON-RPC error", 0, &"".into(), &e)
+                        mcp_error("request: malformed JSON-RPC error", &e)
                     };
                     self.settle(id, Err(e));
                 }
@@ -275,12 +283,7 @@ impl Chan {
             }
         };
         if overflow {
-            let e = mcp_error(
-                "subscriptions/listen: more than 10000 notifications queued unread",
-                0,
-                &"".into(),
-                &JsValue::UNDEFINED,
-            );
+            let e = mcp_error("subscriptions/listen: more than 10000 notifications queued unread", &JsValue::UNDEFINED);
             return self.end_stream(id, Some(e), true);
         }
         if let Some(w) = waiter {
@@ -291,7 +294,7 @@ impl Chan {
     /// The channel closed: every request and stream fails with `error`.
     fn close(&self, error: JsValue) {
         let error = if error.is_undefined() {
-            let e = mcp_error("the channel closed", 0, &"".into(), &JsValue::UNDEFINED);
+            let e = mcp_error("the channel closed", &JsValue::UNDEFINED);
             let _ = Reflect::set(&e, &"retryable".into(), &JsValue::FALSE);
             e
         } else {
@@ -332,15 +335,17 @@ fn iterator(chan: Weak<Chan>, id: u64) -> JsValue {
 /// Builds a client over a message pair: `send(message)` carries one JSON-RPC message to the server;
 /// the client's `receive(message)` takes each one that arrives and `close(error?)` ends the channel.
 /// Options: `clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`, `idPrefix` (ids go
-/// out as strings `"<idPrefix><n>"`). Throws a `TypeError` for bad arguments.
+/// out as strings `"<idPrefix><n>"`). Throws a `TypeError` for bad arguments, prefixed with `name`
+/// (default `"channelClient"`: a transport built on it passes its own).
 #[wasm_bindgen(js_name = channelClient, unchecked_return_type = "ChannelClient")]
 pub fn channel_client(
     #[wasm_bindgen(unchecked_param_type = "(message: object) => void")] send: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ChannelClientOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] name: JsValue,
 ) -> Result<JsValue, JsValue> {
-    const F: &str = "channelClient";
-    let send: Function = send.dyn_into().map_err(|_| type_error(F, "send must be a function"))?;
-    let common = read_common(&options, F, false)?;
+    let name = name.as_string().unwrap_or_else(|| "channelClient".to_owned());
+    let send: Function = send.dyn_into().map_err(|_| type_error(&name, "send must be a function"))?;
+    let common = read_common(&options, &name)?;
     let core = match options.get_str("idPrefix") {
         Some(p) => Channel::with_prefix(&p),
         None => Channel::new(),

@@ -1,5 +1,6 @@
 /* ---------------------------------------------------------------------------------------------
- * mcp-tasks-wasm — transport types: httpClient (Streamable HTTP over fetch) and sdkTransportClient.
+ * mcp-tasks-wasm — transport types: the channel client and the transports on it (httpClient over fetch,
+ * sdkTransportClient; portClient and stdioClient are declared with their entries).
  * ------------------------------------------------------------------------------------------- */
 
 /** `clientInfo`: the client's self-description sent in `_meta["io.modelcontextprotocol/clientInfo"]`. */
@@ -78,7 +79,7 @@ export interface HttpClient extends TasksClient {
    * or `next()` when it arrives on the stream). */
   listen(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<AsyncIterableIterator<JsonRpcNotification>>;
   /** `server/discover`, sent once per client (a failure is not cached). */
-  discover(): Promise<DiscoverResult>;
+  discover(params?: Record<string, unknown>, options?: HttpRequestOptions): Promise<DiscoverResult>;
 }
 
 /**

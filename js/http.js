@@ -1,0 +1,442 @@
+// httpClient(url, options?): the Streamable HTTP client (MCP 2026-07-28) over `fetch`, on the module's
+// message channel (`channelClient`), like every other transport. The channel numbers the requests,
+// adds the `_meta` envelope, matches responses by id, enforces `timeoutMs` and `signal`, and queues
+// and routes listen notifications; this adapter POSTs each message with the routing headers and reads
+// its answer — one JSON object or an event stream — back into the channel. A request the channel
+// gives up (abort, timeout, a closed listen) is not told to the server over HTTP: its POST is aborted.
+//
+// Application code (the `headers` option, a custom `fetch`, the Response it gives, the body's reader)
+// only ever runs inside the async exchange, after a microtask, and whatever it throws becomes the
+// request's documented failure.
+import { channelClient } from "./mcp_tasks_wasm.js";
+import { transportError } from "./errors.js";
+
+/** The protocol version of the `MCP-Protocol-Version` header. */
+const PROTOCOL_VERSION = "2026-07-28";
+/** The longest body excerpt an `McpHttpError` carries. */
+const EXCERPT = 200;
+/** The most characters one event of a stream may hold (its data plus the line being read). */
+export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
+
+/** The `params` field whose string value travels in `Mcp-Name` for `method`, if any. */
+export function nameField(method) {
+  switch (method) {
+    case "tools/call":
+    case "prompts/get":
+      return "name";
+    case "resources/read":
+      return "uri";
+    case "tasks/get":
+    case "tasks/update":
+    case "tasks/cancel":
+      return "taskId";
+    default:
+      return undefined;
+  }
+}
+
+const SENTINEL_START = "=?base64?";
+const SENTINEL_END = "?=";
+/** Not empty, printable ASCII (tabs inside), no space or tab at either end. */
+const PLAIN = /^[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** A header value as sent: `value` itself when it is plain header-safe ASCII and not shaped like the
+ * sentinel, else `=?base64?<standard base64 of its UTF-8>?=`. */
+export function headerValue(value) {
+  if (PLAIN.test(value) && !(value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END))) return value;
+  const bytes = new TextEncoder().encode(value);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return SENTINEL_START + btoa(binary) + SENTINEL_END;
+}
+
+/**
+ * An incremental `text/event-stream` parser (the WHATWG rules) over decoded text: `push` each piece
+ * as it arrives, split anywhere; `onEvent(type, data)` gets each dispatched event (type "" when none
+ * was given). Lines end with CRLF, LF or CR; `:` lines are comments; one space after the colon is
+ * dropped; `data` lines are joined with "\n"; a blank line dispatches (nothing when no data came);
+ * `finish` ends the stream, dispatching a last event that lacks its blank line (lenient). `push`
+ * returns false once an event grew past `MAX_EVENT_CHARS`; nothing more is parsed then.
+ */
+export function sseParser(onEvent) {
+  const eol = /\r\n|\r|\n/g;
+  let partial = "";
+  let data = [];
+  let size = 0;
+  let type = "";
+  let afterCr = false;
+  let overflow = false;
+  const line = (text) => {
+    if (text === "") {
+      if (data.length > 0) onEvent(type, data.join("\n"));
+      data = [];
+      size = 0;
+      type = "";
+      return;
+    }
+    const colon = text.indexOf(":");
+    const name = colon < 0 ? text : text.slice(0, colon);
+    let value = colon < 0 ? "" : text.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (name === "data") {
+      data.push(value);
+      size += value.length + 1;
+    } else if (name === "event") {
+      type = value;
+    }
+  };
+  return {
+    push(text) {
+      if (overflow) return false;
+      let at = afterCr && text.startsWith("\n") ? 1 : 0;
+      afterCr = false;
+      eol.lastIndex = at;
+      for (let m = eol.exec(text); m !== null; m = eol.exec(text)) {
+        const whole = partial + text.slice(at, m.index);
+        partial = "";
+        at = eol.lastIndex;
+        if (m[0] === "\r" && at === text.length) afterCr = true;
+        line(whole);
+        if (overflow) return false;
+      }
+      partial += text.slice(at);
+      if (partial.length + size > MAX_EVENT_CHARS) {
+        overflow = true;
+        partial = "";
+        data = [];
+        return false;
+      }
+      return true;
+    },
+    finish() {
+      if (overflow) return;
+      if (partial !== "") line(partial);
+      partial = "";
+      line("");
+    },
+  };
+}
+
+/** What a failure value says, for an error message (never throws). */
+function describe(e) {
+  try {
+    if (typeof e === "string") return e;
+    const message = e?.message;
+    if (typeof message === "string" && message !== "") return message;
+    if (typeof e?.name === "string") return e.name;
+  } catch {}
+  return "request failed";
+}
+
+/** `e.name`, or undefined (never throws). */
+function nameOf(e) {
+  try {
+    return e?.name;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Retry-After` (seconds or an HTTP date) in ms, or undefined. */
+function retryAfterMs(value) {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
+}
+
+const isEventStream = (type) => typeof type === "string" && type.slice(0, 17).toLowerCase() === "text/event-stream";
+const isResponse = (msg) => msg.result !== undefined || msg.error !== undefined;
+const nothing = () => {};
+
+/** The request headers: the caller's (an object, pairs, a Headers, or nothing) under the protocol's. */
+function requestHeaders(user, method, params) {
+  if (user !== undefined && user !== null && typeof user !== "object") {
+    throw new TypeError("httpClient: options.headers must give an object");
+  }
+  const h = new Headers(user ?? undefined);
+  h.set("Content-Type", "application/json");
+  h.set("Accept", "application/json, text/event-stream");
+  h.set("MCP-Protocol-Version", PROTOCOL_VERSION);
+  h.set("Mcp-Method", method);
+  const field = nameField(method);
+  const name = field === undefined ? undefined : params?.[field];
+  if (typeof name === "string") h.set("Mcp-Name", headerValue(name));
+  else h.delete("Mcp-Name");
+  return h;
+}
+
+/**
+ * Builds a Streamable HTTP client for the MCP endpoint `url` (a string or a `URL`). Options:
+ * `headers` (an object, pairs, a `Headers`, or `(method, params) => headers`, sync or async),
+ * `fetch`, `requestTimeoutMs`, `clientInfo`, `clientCapabilities`, `inputHandlers`. Throws a
+ * `TypeError` for bad arguments.
+ */
+export function httpClient(url, options) {
+  let href;
+  try {
+    href = typeof url === "string" ? url : url?.href;
+  } catch {}
+  if (typeof href !== "string" || href === "") throw new TypeError("httpClient: url must be a non-empty string or a URL");
+  if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
+    throw new TypeError("httpClient: options must be an object");
+  }
+  const { headers, fetch: customFetch, ...common } = options ?? {};
+  if (headers !== undefined && (headers === null || (typeof headers !== "object" && typeof headers !== "function"))) {
+    throw new TypeError("httpClient: options.headers must be an object or a function");
+  }
+  if (customFetch !== undefined && typeof customFetch !== "function") throw new TypeError("httpClient: options.fetch must be a function");
+
+  /** The POSTs in flight, by request id: their AbortController and, for a listen, its stream state. */
+  const inflight = new Map();
+  /** What the call being sent shares with its exchange (handed from `request`/`listen` to `send`):
+   * the HTTP status once known, and for a listen its stream state. */
+  let handoff;
+
+  const chan = channelClient((message) => {
+    if (message.method === "notifications/cancelled") {
+      // The channel gave the request up: over HTTP that is closing its POST.
+      const post = inflight.get(message.params?.requestId);
+      inflight.delete(message.params?.requestId);
+      post?.abort();
+      return;
+    }
+    const call = handoff ?? { status: 0 };
+    handoff = undefined;
+    exchange(message, call).then(nothing, nothing);
+  }, common, "httpClient");
+  const { request, listen: channelListen, receive, fail } = chan;
+
+  /** One POST and the reading of its answer into the channel. */
+  async function exchange(message, call) {
+    const { id, method, params } = message;
+    const stream = call.stream;
+    const controller = new AbortController();
+    const post = {
+      gone: false,
+      /** The channel gave the request up (it has settled it): close the POST quietly. */
+      abort() {
+        post.gone = true;
+        try {
+          controller.abort();
+        } catch {}
+        stream?.opened(transportError("McpHttpError", "subscriptions/listen: request aborted"));
+        stream?.wake();
+      },
+    };
+    if (id !== undefined) inflight.set(id, post);
+    let status = 0;
+    let after;
+    const httpError = (detail, text) => {
+      const body = typeof text === "string" ? text.slice(0, EXCERPT) : "";
+      const e = transportError("McpHttpError", `${method}: HTTP ${status} ${detail}`, { status, body });
+      if (after !== undefined) e.retryAfterMs = after;
+      return e;
+    };
+    let reader;
+    // What the headers option and a missing fetch throw rejects as it is; what fetching and reading
+    // throw (that is not already an McpHttpError) becomes the "network error" McpHttpError.
+    let posting = false;
+    try {
+      await undefined;
+      const user = typeof headers === "function" ? await headers(method, params) : headers;
+      const init = { method: "POST", headers: requestHeaders(user, method, params), body: undefined, signal: controller.signal };
+      const f = customFetch ?? globalThis.fetch;
+      if (typeof f !== "function") throw new TypeError("httpClient: no global fetch: pass options.fetch");
+      if (post.gone) return;
+      posting = true;
+      init.body = JSON.stringify(message);
+      const response = await (customFetch ? customFetch(href, init) : globalThis.fetch(href, init));
+      if (id === undefined || post.gone) return;
+      const s = Number(response.status);
+      const type = response.headers.get("content-type");
+      after = retryAfterMs(response.headers.get("retry-after"));
+      status = Number.isFinite(s) ? Math.min(Math.max(Math.trunc(s), 0), 999) : 0;
+      call.status = status;
+      if (!isEventStream(type)) {
+        const text = await response.text();
+        if (post.gone) return;
+        let msg;
+        try {
+          msg = JSON.parse(text);
+        } catch {
+          throw httpError("body is not JSON", text);
+        }
+        if (msg === null || typeof msg !== "object") throw httpError("body is not a response to this request", text);
+        // One request per POST: an error the server could not tie to an id (`id` null) is ours too.
+        if (msg.error !== undefined && (msg.id === undefined || msg.id === null)) msg = { jsonrpc: "2.0", id, error: msg.error };
+        if (!(msg.id === id && isResponse(msg))) throw httpError("body is not a response to this request", text);
+        stream?.opened(msg.error);
+        receive(msg);
+        return;
+      }
+      const body = response.body;
+      reader = body === null || body === undefined ? undefined : body.getReader();
+      stream?.opened();
+      await readEvents(reader, id, stream, post, (head) => fail(id, httpError("stream ended without a response", head)));
+    } catch (e) {
+      if (post.gone || id === undefined) return;
+      const error = !posting || nameOf(e) === "McpHttpError"
+        ? e
+        : transportError("McpHttpError", `${method}: network error: ${describe(e)}`, { status, cause: e });
+      stream?.opened(error);
+      fail(id, error);
+    } finally {
+      post.gone = true;
+      if (inflight.get(id) === post) inflight.delete(id);
+      if (reader) {
+        try {
+          reader.cancel().then(nothing, nothing);
+        } catch {}
+      }
+    }
+  }
+
+  /** Reads an event stream into the channel until the response to `id` arrives or the stream ends
+   * (a request: `ended(head)`; a listen: a clean end). A listen's stream is read on demand. */
+  async function readEvents(reader, id, stream, post, ended) {
+    const decoder = new TextDecoder();
+    let head = "";
+    let answered = false;
+    const parser = sseParser((type, data) => {
+      if (answered || !(type === "" || type === "message")) return;
+      let msg;
+      try {
+        msg = JSON.parse(data);
+      } catch {
+        return;
+      }
+      if (msg === null || typeof msg !== "object") return;
+      if (msg.id === id && isResponse(msg)) {
+        answered = true;
+        receive(msg);
+      } else if (stream && msg.id === undefined && typeof msg.method === "string") {
+        // The notifications of a listen's own stream are its own, whatever the server tagged them.
+        const p = msg.params !== null && typeof msg.params === "object" ? msg.params : {};
+        const meta = p._meta !== null && typeof p._meta === "object" ? p._meta : {};
+        stream.queued += 1;
+        receive({ ...msg, params: { ...p, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } });
+      }
+    });
+    while (reader && !answered) {
+      if (stream) await stream.drained();
+      if (post.gone) return;
+      const step = await reader.read();
+      if (post.gone) return;
+      if (step.done === true) {
+        parser.finish();
+        break;
+      }
+      const chunk = step.value;
+      if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body gave a chunk that is not bytes");
+      const text = decoder.decode(chunk, { stream: true });
+      if (head.length < EXCERPT) head += text.slice(0, EXCERPT - head.length);
+      if (!parser.push(text)) throw new RangeError("an event of the stream is larger than 8 MB");
+    }
+    if (answered) return;
+    if (stream) receive({ jsonrpc: "2.0", id, result: {} });
+    else ended(head);
+  }
+
+  /** `subscriptions/listen`: resolves once the stream is open (rejects when it is refused or fails
+   * first) with an iterator over its notifications; `next()` calls are answered in order. */
+  function listen(params, opts) {
+    const stream = listenState();
+    handoff = { status: 0, stream };
+    const started = channelListen(params, opts);
+    handoff = undefined;
+    return started.then(async (it) => {
+      try {
+        await stream.open;
+      } catch (e) {
+        it.return().then(nothing, nothing);
+        throw e;
+      }
+      let tail = Promise.resolve();
+      const step = () => it.next().then((s) => {
+        if (!s.done) stream.took();
+        return s;
+      });
+      return {
+        next: () => (tail = tail.then(step, step)),
+        return: () => {
+          stream.wake();
+          return it.return();
+        },
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+      };
+    });
+  }
+
+  /** A request through the channel; a timeout or abort after the response headers came carries
+   * their HTTP status. */
+  function call(method, params, opts) {
+    const shared = { status: 0 };
+    handoff = shared;
+    const p = request(method, params, opts);
+    handoff = undefined;
+    return p.then(undefined, (e) => {
+      try {
+        if (shared.status !== 0 && e?.name === "McpHttpError" && e.status === 0) e.status = shared.status;
+      } catch {}
+      throw e;
+    });
+  }
+
+  let discovered;
+  /** `server/discover`, sent once per client; a failure is not cached. */
+  function discover(params, opts) {
+    if (discovered === undefined) {
+      const p = call("server/discover", params, opts);
+      discovered = p;
+      p.then(nothing, () => {
+        if (discovered === p) discovered = undefined;
+      });
+    }
+    return discovered;
+  }
+
+  // The adapter drives the channel; the caller sees a plain client.
+  delete chan.receive;
+  delete chan.fail;
+  delete chan.close;
+  chan.request = call;
+  chan.listen = listen;
+  chan.discover = discover;
+  return chan;
+}
+
+const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+/** The state of one listen stream between the adapter and its iterator: whether it opened, and how
+ * many notifications were handed to the channel and not yet taken (the next chunk is read at 0). */
+function listenState() {
+  let resolveOpen;
+  let rejectOpen;
+  let wake = nothing;
+  const s = {
+    queued: 0,
+    open: new Promise((resolve, reject) => {
+      resolveOpen = resolve;
+      rejectOpen = reject;
+    }),
+    opened(error) {
+      if (error === undefined) resolveOpen();
+      else rejectOpen(error);
+    },
+    drained: () => (s.queued <= 0 ? undefined : new Promise((resolve) => (wake = resolve))),
+    took() {
+      s.queued -= 1;
+      if (s.queued <= 0) s.wake();
+    },
+    wake() {
+      s.queued = 0;
+      const w = wake;
+      wake = nothing;
+      w();
+    },
+  };
+  s.open.then(nothing, nothing);
+  return s;
+}
