@@ -180,7 +180,7 @@ export function httpClient(url, options) {
   if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
     throw new TypeError("httpClient: options must be an object");
   }
-  const { headers, fetch: customFetch, ...common } = options ?? {};
+  const { headers, fetch: customFetch, id, ...common } = options ?? {};
   if (headers !== undefined && (headers === null || (typeof headers !== "object" && typeof headers !== "function"))) {
     throw new TypeError("httpClient: options.headers must be an object or a function");
   }
@@ -401,6 +401,7 @@ export function httpClient(url, options) {
   delete chan.receive;
   delete chan.fail;
   delete chan.close;
+  chan.id = id ?? href; // the server, for the task journal
   chan.request = call;
   chan.listen = listen;
   chan.discover = discover;

@@ -18,7 +18,7 @@ export function portClient(port, options) {
   }
   options = options ?? {};
   if (typeof options !== "object") throw new TypeError("portClient: options must be an object");
-  const { origin, ...common } = options;
+  const { origin, id, ...common } = options;
   // A cross-origin window allows only a few properties (`window`, `postMessage`…): test it first.
   let isWindow = false;
   try {
@@ -75,6 +75,7 @@ export function portClient(port, options) {
   }
   /** Stops listening to the port; pending requests and streams fail ("the channel closed"). */
   client.close = () => shut(undefined);
+  if (id !== undefined) client.id = id; // the server, for the task journal
   return client;
 }
 

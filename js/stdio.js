@@ -31,7 +31,7 @@ export function stdioClient(commandOrStreams, args, options) {
   }
   options = options ?? {};
   if (typeof options !== "object") throw new TypeError("stdioClient: options must be an object");
-  const { env, cwd, onLog, stderr = "pipe", closeGraceMs = 2000, ...common } = options;
+  const { env, cwd, onLog, stderr = "pipe", closeGraceMs = 2000, id, ...common } = options;
   if (onLog !== undefined && typeof onLog !== "function") throw new TypeError("stdioClient: options.onLog must be a function");
   if (!["pipe", "inherit", "ignore"].includes(stderr)) throw new TypeError('stdioClient: options.stderr must be "pipe", "inherit" or "ignore"');
   if (!(typeof closeGraceMs === "number" && closeGraceMs >= 0)) throw new TypeError("stdioClient: options.closeGraceMs must be a non-negative number");
@@ -90,7 +90,7 @@ export function stdioClient(commandOrStreams, args, options) {
   }
 
   let closing;
-  client.id = command !== undefined ? [command, ...args].join(" ") : (options.id ?? "stdio");
+  client.id = command !== undefined ? [command, ...args].join(" ") : (id ?? "stdio"); // the server, for the task journal
   /** Ends stdin, then SIGTERM after `closeGraceMs`, then SIGKILL after as long again; resolves when done. */
   client.close = () => {
     closing ??= new Promise((resolve) => {

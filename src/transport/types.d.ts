@@ -37,6 +37,8 @@ export interface HttpClientOptions {
   clientCapabilities?: ClientCapabilities;
   /** Copied onto the client. */
   inputHandlers?: InputHandlers;
+  /** The client's `id` (the server, for the task journal; default: the URL). */
+  id?: string;
 }
 
 /** Options of one `request`. */

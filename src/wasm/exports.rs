@@ -110,6 +110,22 @@ fn read_wait(client: &JsClient, options: JsValue) -> Result<WaitArgs, String> {
     Ok(WaitArgs { opts: wait_opts, hooks, signal: opts.signal()? })
 }
 
+/// The `answered` option of `awaitTask`: `[{key, answer?}]`, the input keys answered before this wait
+/// (e.g. before a restart). They are never asked; an `answer` given (one not yet acknowledged) is sent
+/// once, without asking, if a status still lists its key.
+fn read_answered(options: &JsValue) -> Result<Vec<(String, Option<JsValue>)>, String> {
+    const WANT: &str = "answered must be an array of {key, answer?} with non-empty string keys";
+    let Some(list) = options.get("answered") else { return Ok(Vec::new()) };
+    let items = list.items().ok_or(WANT)?;
+    items
+        .iter()
+        .map(|item| match item.get_str("key") {
+            Some(key) if !key.is_empty() => Ok((key, item.get("answer"))),
+            _ => Err(WANT.to_owned()),
+        })
+        .collect()
+}
+
 /// Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
 /// with `{tag: "task", status}`, `{tag: "ok", result}`, `{tag: "input_required", status}` or
 /// `{tag: "error", error}`. MRTR rounds are answered through the `input` option.
@@ -140,8 +156,9 @@ pub fn await_task(
 ) -> Promise {
     let started = || -> Result<Promise, String> {
         let client = JsClient::read(&client)?;
+        let answered = read_answered(&options)?;
         let w = read_wait(&client, options)?;
-        let machine = Wait::new(read_seed(status_or_task_id)?, w.opts, now())?;
+        let machine = Wait::resume(read_seed(status_or_task_id)?, w.opts, &answered, now())?;
         Ok(run(Box::new(machine), Rc::new(client), w.hooks, watched(w.signal, AbortScope::All)))
     };
     started().unwrap_or_else(|m| type_error("awaitTask", m))

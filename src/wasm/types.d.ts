@@ -73,7 +73,7 @@ export interface JsonRpcError {
 
 /** Who is to blame: the server (JSON-RPC error, failed task), the transport (failure, timeout),
  * the protocol (an answer that breaks it), or an input handler (execution). */
-export type ErrorKind = "server" | "transport" | "protocol" | "execution";
+export type ErrorKind = "server" | "transport" | "protocol" | "execution" | "journal";
 
 /**
  * Why an input handler (or the input function) failed: the `reason` it returned with
@@ -102,11 +102,15 @@ export type ErrorCause =
   | { type: "listen_unsupported" }
   /** Past the task's `createdAt + ttlMs` the last `tasks/get` got `-32602`: the server no longer has
    * the task. The error's code/message/data are the server's; `status` is the last status read. */
-  | { type: "expired"; status: TaskStatus | null };
+  | { type: "expired"; status: TaskStatus | null }
+  /** The journal's store failed (`operation` "put"); `status` is the task's last status seen, so the
+   * task is never lost (kind "journal", code -32603, `data: {taskId, operation}`). */
+  | { type: "journal_failed"; operation: string; error: unknown; status: Omit<TaskStatus, "result" | "error"> | TaskStatus | null };
 
 /**
  * An error outcome's `error`. Codes: the server's own for kind `"server"`; -32001 for timeouts;
- * -32000 for other transport failures; -32603 for protocol violations and input-handler failures.
+ * -32000 for other transport failures; -32603 for protocol violations, input-handler failures and a
+ * failing journal store.
  */
 export interface TaskError {
   code: number;
@@ -216,6 +220,44 @@ export interface TasksClient {
   clientCapabilities?: ClientCapabilities;
   /** The client's default per-request timeout in ms; absent = none. */
   requestTimeoutMs?: number;
+  /** The server this client talks to, for the task journal: `httpClient` sets its URL, `stdioClient`
+   * its command line; set it yourself on other clients to journal their tasks. */
+  id?: string;
+}
+
+/** One journaled task, as a {@link Journal} stores it (key: `JSON.stringify([server, taskId])`). */
+export interface JournalEntry {
+  /** The client's `id`. */
+  server: string;
+  taskId: string;
+  /** The tool that created the task, when the journal saw it created; else null. */
+  tool: string | null;
+  /** The task's `createdAt` and `ttlMs` as last seen (null when not known). */
+  createdAt: string | null;
+  ttlMs: number | null;
+  /** The last non-terminal status seen (without a terminal payload), or null. */
+  status: Omit<TaskStatus, "result" | "error"> | null;
+  /** The input keys answered: `hash` is `"sha256:<hex>"` of the answer's JSON (`"fnv1a:<hex>"` where
+   * Web Crypto is missing); `answer` is kept only until its `tasks/update` is acknowledged. */
+  answered: Array<{ key: string; hash: string; answer?: unknown }>;
+  /** `Date.now()` when first journaled (the TTL's origin when `createdAt` is unknown). */
+  journaledAt: number;
+}
+
+/** Where the journal keeps its entries: any object with these four async functions. */
+export interface Journal {
+  get(key: string): Promise<JournalEntry | undefined>;
+  put(key: string, entry: JournalEntry): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(): Promise<JournalEntry[]>;
+}
+
+/** The `journal` option of `callTool`, `callAndAwait` and `awaitTask`. */
+export interface JournalOptions {
+  /** Record the task (and the input answered) so the wait can be resumed after a reload, a closed tab
+   * or a service-worker restart; the entry is removed at a terminal outcome. A failing store ends the
+   * call with `{tag: "error", error: {kind: "journal", cause: {type: "journal_failed"}}}`. */
+  journal?: Journal;
 }
 
 /** Options every function takes. */
@@ -241,7 +283,7 @@ export interface StepOptions {
 export type InputOption = "handlers" | "return" | InputFunction;
 
 /** Options of `callTool`. */
-export interface CallToolOptions extends StepOptions {
+export interface CallToolOptions extends StepOptions, JournalOptions {
   /** How MRTR input requests are answered (default `"handlers"`). */
   input?: InputOption;
   /** Handlers to use instead of the client's `inputHandlers`. */
@@ -253,7 +295,7 @@ export interface CallToolOptions extends StepOptions {
 }
 
 /** Options of `awaitTask`. */
-export interface AwaitTaskOptions extends StepOptions {
+export interface AwaitTaskOptions extends StepOptions, JournalOptions {
   /** Interval when the server sends no `pollIntervalMs` (default 1000). */
   pollIntervalMs?: number;
   /** Floor under every interval (default 100); also the least time between two `tasks/get`. */
@@ -273,6 +315,10 @@ export interface AwaitTaskOptions extends StepOptions {
   inputHandlers?: InputHandlers;
   /** Wait on `subscriptions/listen` notifications instead of polling (default false). */
   listen?: boolean;
+  /** Keys answered before this wait (e.g. before a restart): never asked; an `answer` given (one not
+   * yet acknowledged) is sent once, without asking, while a status still lists its key. The journal
+   * fills it in; give it yourself when you persist answers your own way. */
+  answered?: Array<{ key: string; answer?: unknown }>;
 }
 
 /** `directClient`'s handler: answers one request in-process. Throw `{code, message, data?}` to answer

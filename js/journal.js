@@ -1,0 +1,512 @@
+// The task journal: long tasks survive page reloads, closed tabs and extension service-worker restarts.
+//
+// With a `journal` option, `callTool`, `callAndAwait` and `awaitTask` record each task they create or
+// await — before the outcome can be lost — and remove it at a terminal outcome; `pendingTasks` lists
+// what is left and `resumeTasks` awaits it again. The rules:
+// - a task is journaled before the engine sees the answer that created it; an input answer is
+//   journaled (key, SHA-256 of its JSON, and the answer itself) before the `tasks/update` that carries
+//   it goes out, and the answer is dropped once that update is acknowledged (the hash stays);
+// - a resumed wait never asks a key answered before: an acknowledged key counts as answered; an
+//   unacknowledged answer is sent once again, without calling a handler (`awaitTask`'s `answered`);
+// - one waiter per task across the tabs and workers of an origin: the wait holds a Web Lock named
+//   after server and task; another wait of the same task waits for the lock and takes the holder's
+//   terminal outcome from a BroadcastChannel (or, if the holder died, goes on itself);
+// - a store that fails ends the call with an error outcome (`kind: "journal"`), never a silent loss.
+import { awaitTask as engineAwaitTask, callAndAwait as engineCallAndAwait, callTool as engineCallTool } from "./mcp_tasks_wasm.js";
+
+const PREFIX = "mcp-tasks-wasm:";
+const nothing = () => {};
+
+/** The journal key of a task. */
+const keyOf = (server, taskId) => JSON.stringify([server, taskId]);
+
+/** A store in this realm's memory (lost with it): for tests, and for Node programs that persist elsewhere. */
+export function memoryJournal() {
+  const m = new Map();
+  return {
+    get: async (key) => m.get(key),
+    put: async (key, entry) => void m.set(key, entry),
+    delete: async (key) => void m.delete(key),
+    list: async () => [...m.values()],
+  };
+}
+
+/** A store in IndexedDB (browsers and workers): database `name` (default "mcp-tasks-wasm"), object
+ * store "tasks". Entries must be structured-cloneable (statuses and answers as they arrived are). */
+export function indexedDbJournal(name = "mcp-tasks-wasm") {
+  if (typeof name !== "string" || name === "") throw new TypeError("indexedDbJournal: name must be a non-empty string");
+  let db;
+  const open = () => (db ??= new Promise((resolve, reject) => {
+    const req = globalThis.indexedDB.open(name, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore("tasks");
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  }).catch((e) => {
+    db = undefined;
+    throw e;
+  }));
+  const run = async (mode, f) => {
+    const tx = (await open()).transaction("tasks", mode);
+    const req = f(tx.objectStore("tasks"));
+    return new Promise((resolve, reject) => {
+      tx.oncomplete = () => resolve(req.result);
+      tx.onerror = tx.onabort = () => reject(tx.error ?? req.error);
+    });
+  };
+  return {
+    get: (key) => run("readonly", (s) => s.get(key)),
+    put: (key, entry) => run("readwrite", (s) => s.put(entry, key)).then(nothing),
+    delete: (key) => run("readwrite", (s) => s.delete(key)).then(nothing),
+    list: () => run("readonly", (s) => s.getAll()),
+  };
+}
+
+/** A store in a WebExtension storage area (`chrome.storage.local` or `.session`, `browser.storage.*`):
+ * one item per task, named `"mcp-tasks-wasm:" + key`. */
+export function extensionStorageJournal(area) {
+  if (!area || typeof area.get !== "function" || typeof area.set !== "function" || typeof area.remove !== "function") {
+    throw new TypeError("extensionStorageJournal: area must be a storage area (chrome.storage.local, chrome.storage.session, …)");
+  }
+  return {
+    get: async (key) => (await area.get(PREFIX + key))?.[PREFIX + key],
+    put: (key, entry) => Promise.resolve(area.set({ [PREFIX + key]: entry })).then(nothing),
+    delete: (key) => Promise.resolve(area.remove(PREFIX + key)).then(nothing),
+    list: async () => Object.entries((await area.get(null)) ?? {}).filter(([k]) => k.startsWith(PREFIX)).map(([, v]) => v),
+  };
+}
+
+const isStore = (j) => j !== null && typeof j === "object" && ["get", "put", "delete", "list"].every((f) => typeof j[f] === "function");
+
+/** The server a client belongs to (`client.id`), or a TypeError. */
+function serverOf(client, fn) {
+  const id = client?.id;
+  if (typeof id !== "string" || id === "") {
+    throw new TypeError(`${fn}: a journaled client needs an id (httpClient and stdioClient set it; set client.id on others)`);
+  }
+  return id;
+}
+
+/** When an entry's task is past its `createdAt + ttlMs` (the server's times; else when it was journaled). */
+function expired(entry, now) {
+  if (typeof entry?.ttlMs !== "number") return false;
+  const created = Date.parse(entry.createdAt);
+  return (Number.isFinite(created) ? created : entry.journaledAt) + entry.ttlMs < now;
+}
+
+/** The tasks a journal holds that can be resumed (of `server` only, when given); expired ones are
+ * dropped from the store. */
+export async function pendingTasks(journal, options) {
+  if (!isStore(journal)) throw new TypeError("pendingTasks: journal must have get, put, delete and list");
+  const server = options?.server;
+  const now = Date.now();
+  const out = [];
+  for (const entry of await journal.list()) {
+    if (entry === null || typeof entry !== "object" || typeof entry.taskId !== "string") continue;
+    if (expired(entry, now)) {
+      await journal.delete(keyOf(entry.server, entry.taskId));
+    } else if (server === undefined || entry.server === server) {
+      out.push(entry);
+    }
+  }
+  return out;
+}
+
+/** Awaits every pending task of `client`'s server in `journal`; resolves with `[{taskId, tool,
+ * outcome}]`, each also reported through `options.onOutcome(outcome, entry)` as it arrives. The other
+ * options are `awaitTask`'s. */
+export async function resumeTasks(client, journal, options) {
+  const server = serverOf(client, "resumeTasks");
+  const { onOutcome, ...rest } = options ?? {};
+  if (onOutcome !== undefined && typeof onOutcome !== "function") throw new TypeError("resumeTasks: options.onOutcome must be a function");
+  const entries = await pendingTasks(journal, { server });
+  return Promise.all(entries.map(async (entry) => {
+    const outcome = await awaitTask(client, entry.taskId, { ...rest, journal });
+    onOutcome?.(outcome, entry);
+    return { taskId: entry.taskId, tool: entry.tool, outcome };
+  }));
+}
+
+/** An outcome after which the task can never be resumed. */
+function isTerminal(out) {
+  if (out.tag === "ok" || out.tag === "cancelled") return true;
+  const cause = out.tag === "error" ? out.error?.cause : undefined;
+  return cause?.type === "task_failed" || cause?.type === "expired" || (cause?.type === "rpc_error" && out.error.code === -32602);
+}
+
+/** `"sha256:<hex>"` of the JSON of `value` (or of its `String` where it has no JSON); where Web Crypto
+ * is missing (an insecure page), `"fnv1a:<hex>"`, a 32-bit FNV-1a of the same text. */
+async function hashOf(value) {
+  let text;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  const bytes = new TextEncoder().encode(text);
+  const hex = (a) => [...a].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle) return "sha256:" + hex(new Uint8Array(await subtle.digest("SHA-256", bytes)));
+  let h = 0x811c9dc5;
+  for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return "fnv1a:" + h.toString(16).padStart(8, "0");
+}
+
+/** A status as journaled: without a terminal payload. */
+function trimmed(status) {
+  const { result, error, ...rest } = status;
+  return rest;
+}
+
+/**
+ * One journaled call: the entry of its task (once known), its writes in order, and the first store
+ * failure (`failed`, an error outcome), which ends the call.
+ */
+class Record {
+  constructor(journal, server, fn) {
+    this.journal = journal;
+    this.server = server;
+    this.fn = fn;
+    this.entry = undefined;
+    this.failed = undefined;
+    this.chain = Promise.resolve();
+    this.stop = new AbortController();
+  }
+
+  /** Runs `f` after the writes before it; a failure of the store is recorded (and ends the call). */
+  write(operation, f) {
+    const step = this.chain.then(() => (this.failed ? undefined : f()));
+    this.chain = step.catch((e) => this.fail(operation, e));
+    return this.chain;
+  }
+
+  fail(operation, e) {
+    if (this.failed) return;
+    let detail;
+    try {
+      detail = e?.message ?? String(e);
+    } catch {
+      detail = "unreadable error";
+    }
+    const taskId = this.entry?.taskId ?? null;
+    this.failed = {
+      tag: "error",
+      error: {
+        code: -32603,
+        message: `journal: ${operation} failed: ${detail}`,
+        kind: "journal",
+        data: { taskId, operation },
+        cause: { type: "journal_failed", operation, error: e, status: this.entry?.status ?? null },
+      },
+    };
+    this.stop.abort(this.failed);
+  }
+
+  /** Loads (or creates) the entry of `taskId` and journals `status`; resolves when it is stored. */
+  open(taskId, tool, status) {
+    return this.write("put", async () => {
+      const key = keyOf(this.server, taskId);
+      const stored = await this.journal.get(key);
+      const entry = stored && typeof stored === "object" && stored.taskId === taskId
+        ? { ...stored, answered: Array.isArray(stored.answered) ? stored.answered : [] }
+        : { server: this.server, taskId, tool: tool ?? null, createdAt: null, ttlMs: null, status: null, answered: [], journaledAt: Date.now() };
+      if (tool !== undefined) entry.tool = tool;
+      this.entry = entry;
+      if (status) this.see(status);
+      await this.journal.put(key, { ...entry });
+    });
+  }
+
+  see(status) {
+    const e = this.entry;
+    e.status = trimmed(status);
+    if (typeof status.createdAt === "string") e.createdAt = status.createdAt;
+    if (status.ttlMs !== undefined) e.ttlMs = typeof status.ttlMs === "number" ? status.ttlMs : null;
+  }
+
+  put() {
+    return this.journal.put(keyOf(this.server, this.entry.taskId), { ...this.entry, answered: this.entry.answered.map((a) => ({ ...a })) });
+  }
+
+  /** A new status was seen (not awaited by the wait: a later write carries it if this one is lost). */
+  status(status) {
+    if (!this.entry || status === null || typeof status !== "object") return;
+    if (["completed", "failed", "cancelled"].includes(status.status)) return; // the entry goes at the end
+    this.write("put", () => {
+      this.see(status);
+      return this.put();
+    });
+  }
+
+  /** An answer for `key`: journaled (with its hash) before it may be sent. */
+  answer(key, response) {
+    return this.write("put", async () => {
+      const hash = await hashOf(response);
+      const answered = this.entry.answered.filter((a) => a.key !== key);
+      answered.push({ key, hash, answer: response });
+      this.entry.answered = answered;
+      await this.put();
+    });
+  }
+
+  /** A `tasks/update` carrying `keys` was acknowledged: their answers are dropped (the hashes stay). */
+  acked(keys) {
+    if (!this.entry) return;
+    this.write("put", () => {
+      this.entry.answered = this.entry.answered.map((a) => (keys.includes(a.key) ? { key: a.key, hash: a.hash } : a));
+      return this.put();
+    });
+  }
+
+  /** The call ended with `outcome`: a terminal one removes the entry. */
+  async finish(outcome) {
+    await this.chain;
+    if (this.entry && !this.failed && isTerminal(outcome)) {
+      // A failed removal loses nothing: the entry is found terminal (or expired) on the next resume.
+      await this.journal.delete(keyOf(this.server, this.entry.taskId)).then(nothing, nothing);
+    }
+  }
+
+  /** The keys answered before, as `awaitTask`'s `answered` option. */
+  answered() {
+    return this.entry.answered.map((a) => ("answer" in a ? { key: a.key, answer: a.answer } : { key: a.key }));
+  }
+}
+
+/** A view of `client` whose requests tell `record` what the journal needs: the task a `tools/call`
+ * created (journaled before the engine sees it) and the acknowledged `tasks/update`s. */
+function watched(client, record, tool) {
+  const view = Object.create(client);
+  view.request = function (method, params, opts) {
+    const p = client.request(method, params, opts);
+    if (method === "tasks/update") {
+      return Promise.resolve(p).then((r) => {
+        record.acked(Object.keys(params?.inputResponses ?? {}));
+        return r;
+      });
+    }
+    if (method === "tools/call" && tool !== undefined) {
+      return Promise.resolve(p).then(async (r) => {
+        if (r?.resultType === "task" && typeof r.taskId === "string" && !record.entry) {
+          await record.open(r.taskId, tool, r);
+          record.lock = holdLock(record.server, r.taskId);
+        }
+        return r;
+      });
+    }
+    return p;
+  };
+  return view;
+}
+
+/** `handlers` (and an `input` function) whose answers are journaled before the engine may send them. */
+function journaledInput(record, handlers, input) {
+  const save = async (key, response) => {
+    if (!record.entry) return; // an MRTR round: no task yet
+    await record.answer(key, response);
+    if (record.failed) throw record.failed.error.cause.error;
+  };
+  let wrapped;
+  if (handlers !== null && typeof handlers === "object") {
+    wrapped = {};
+    for (const kind of ["form", "url", "sampling", "roots"]) {
+      const h = handlers[kind];
+      if (typeof h !== "function") continue;
+      wrapped[kind] = async (params, ctx) => {
+        const out = await h.call(handlers, params, ctx);
+        if (out?.tag === "ok" && typeof ctx?.key === "string") await save(ctx.key, out.response);
+        return out;
+      };
+    }
+  }
+  const fn = typeof input === "function"
+    ? async (status, ctx) => {
+      const out = await input(status, ctx);
+      if (out?.tag === "ok" && out.responses && typeof out.responses === "object") {
+        for (const [key, response] of Object.entries(out.responses)) await save(key, response);
+      }
+      return out;
+    }
+    : input;
+  return { handlers: wrapped, input: fn };
+}
+
+/** `a` and `b` as one signal (either aborts it, with its reason). */
+function eitherSignal(a, b) {
+  if (!a) return b;
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
+  const c = new AbortController();
+  for (const s of [a, b]) {
+    if (s.aborted) c.abort(s.reason);
+    else s.addEventListener("abort", () => c.abort(s.reason), { once: true });
+  }
+  return c.signal;
+}
+
+/** The options the engine gets for a journaled call: input through the journal, onStatus journaling
+ * statuses, and the call's signal tied to the record's (a store failure ends the call; it never
+ * cancels the task — `cancelOnAbort` is honoured here for the caller's own signal only). */
+function engineOptions(record, client, options, fallbackSignal) {
+  const { journal, onStatus, signal = fallbackSignal, cancelOnAbort, input, inputHandlers, ...rest } = options;
+  const io = journaledInput(record, inputHandlers ?? client.inputHandlers, input);
+  const out = { ...rest, signal: eitherSignal(signal, record.stop.signal) };
+  if (io.handlers) out.inputHandlers = io.handlers;
+  if (io.input !== undefined) out.input = io.input;
+  out.onStatus = (s) => {
+    record.status(s);
+    if (onStatus !== undefined) return onStatus(s);
+  };
+  if (cancelOnAbort === true && signal) {
+    signal.addEventListener("abort", () => {
+      const taskId = record.entry?.taskId;
+      if (taskId === undefined) return;
+      const timeoutMs = rest.requestTimeoutMs ?? client.requestTimeoutMs ?? 5000;
+      Promise.resolve().then(() => client.request("tasks/cancel", { taskId }, { timeoutMs })).then(nothing, nothing);
+    }, { once: true });
+  }
+  return out;
+}
+
+/** Runs the engine call `run()` for `record`; a store failure turns into its error outcome. */
+async function settle(record, run) {
+  let outcome;
+  try {
+    outcome = await run();
+  } catch (e) {
+    if (record.failed) return record.failed;
+    throw e;
+  } finally {
+    await record.chain;
+  }
+  if (record.failed) return record.failed;
+  await record.finish(outcome);
+  return outcome;
+}
+
+/** The lock name and broadcast channel of a task. */
+const lockName = (server, taskId) => PREFIX + keyOf(server, taskId);
+
+/** Takes the task's Web Lock if it is free, holding it until `release()`; a no-op without Web Locks. */
+function holdLock(server, taskId) {
+  const locks = globalThis.navigator?.locks;
+  let release = nothing;
+  if (typeof locks?.request === "function") {
+    const held = new Promise((resolve) => (release = resolve));
+    locks.request(lockName(server, taskId), { ifAvailable: true }, (lock) => (lock ? held : undefined)).then(nothing, nothing);
+  }
+  return { release: () => release() };
+}
+
+/** Tells the other waiters of the task its terminal outcome. */
+function broadcast(server, taskId, outcome) {
+  if (typeof BroadcastChannel !== "function" || !isTerminal(outcome)) return;
+  const bc = new BroadcastChannel(lockName(server, taskId));
+  try {
+    bc.postMessage(outcome);
+  } catch {} // an outcome that cannot be cloned: the others read the task themselves
+  bc.close();
+}
+
+/**
+ * Runs `body()` as the one waiter of the task across this origin: under its Web Lock. When another
+ * wait holds it, waits for that one's terminal outcome (BroadcastChannel) or for the lock (the holder
+ * ended without one, or died), whichever comes first. Without Web Locks, just runs `body()`.
+ */
+async function asOneWaiter(server, taskId, signal, body) {
+  const locks = globalThis.navigator?.locks;
+  if (typeof locks?.request !== "function") return body();
+  const name = lockName(server, taskId);
+  const run = async () => {
+    const outcome = await body();
+    broadcast(server, taskId, outcome);
+    return outcome;
+  };
+  const first = await locks.request(name, { ifAvailable: true }, async (lock) => (lock ? { outcome: await run() } : undefined));
+  if (first) return first.outcome;
+  const bc = typeof BroadcastChannel === "function" ? new BroadcastChannel(name) : undefined;
+  const quit = new AbortController();
+  try {
+    const heard = new Promise((resolve) => {
+      if (bc) bc.onmessage = (e) => resolve(e.data);
+    });
+    const aborted = new Promise((_, reject) => {
+      if (!signal) return;
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    });
+    const turn = locks.request(name, { signal: quit.signal }, async () => (quit.signal.aborted ? undefined : { outcome: await run() }));
+    turn.catch(nothing);
+    const got = await Promise.race([heard.then((outcome) => ({ outcome })), turn, aborted]);
+    return got.outcome;
+  } finally {
+    quit.abort();
+    bc?.close();
+  }
+}
+
+/** The `journal` option of `options`, `undefined` when absent (or unreadable: the engine says so). */
+function journalOf(options) {
+  try {
+    return options === null || typeof options !== "object" ? undefined : options.journal;
+  } catch {
+    return undefined;
+  }
+}
+
+const rejected = (e) => Promise.reject(e);
+
+/** `awaitTask` with the `journal` option (see the module comment); without it, the engine's. */
+export function awaitTask(client, statusOrTaskId, options) {
+  const journal = journalOf(options);
+  if (journal === undefined) return engineAwaitTask(client, statusOrTaskId, options);
+  if (!isStore(journal)) return rejected(new TypeError("awaitTask: options.journal must have get, put, delete and list"));
+  return (async () => {
+    const server = serverOf(client, "awaitTask");
+    const seed = statusOrTaskId;
+    const taskId = typeof seed === "string" ? seed : seed?.taskId;
+    if (typeof taskId !== "string" || taskId === "") return engineAwaitTask(client, seed, options); // its TypeError
+    const record = new Record(journal, server, "awaitTask");
+    return asOneWaiter(server, taskId, options.signal, () => settle(record, async () => {
+      await record.open(taskId, undefined, typeof seed === "object" ? seed : undefined);
+      if (record.failed) return record.failed;
+      const opts = { ...engineOptions(record, client, options), answered: record.answered() };
+      return engineAwaitTask(watched(client, record, undefined), seed, opts);
+    }));
+  })();
+}
+
+/** `callTool` with the `journal` option: a created task is journaled before the outcome is given. */
+export function callTool(client, name, args, options) {
+  const journal = journalOf(options);
+  if (journal === undefined) return engineCallTool(client, name, args, options);
+  if (!isStore(journal)) return rejected(new TypeError("callTool: options.journal must have get, put, delete and list"));
+  return (async () => {
+    const record = new Record(journal, serverOf(client, "callTool"), "callTool");
+    try {
+      return await settle(record, () => engineCallTool(watched(client, record, name), name, args, engineOptions(record, client, options)));
+    } finally {
+      record.lock?.release();
+    }
+  })();
+}
+
+/** `callAndAwait` with the `journal` option (on `awaitOptions`, or on `callOptions`): the task is
+ * journaled when created, its answers as they are given, and it is removed at a terminal outcome. */
+export function callAndAwait(client, name, args, callOptions, awaitOptions) {
+  const journal = journalOf(awaitOptions) ?? journalOf(callOptions);
+  if (journal === undefined) return engineCallAndAwait(client, name, args, callOptions, awaitOptions);
+  if (!isStore(journal)) return rejected(new TypeError("callAndAwait: the journal option must have get, put, delete and list"));
+  return (async () => {
+    const server = serverOf(client, "callAndAwait");
+    const record = new Record(journal, server, "callAndAwait");
+    try {
+      const outcome = await settle(record, () => engineCallAndAwait(
+        watched(client, record, name), name, args,
+        engineOptions(record, client, callOptions ?? {}), engineOptions(record, client, awaitOptions ?? {}, callOptions?.signal),
+      ));
+      if (record.entry) broadcast(server, record.entry.taskId, outcome);
+      return outcome;
+    } finally {
+      record.lock?.release();
+    }
+  })();
+}

@@ -1,0 +1,177 @@
+// The task journal through the built package against the project's test server over HTTP: what is
+// recorded and when (the task before the engine sees it, an answer before its tasks/update), what is
+// removed (terminal outcomes) and kept (timeouts), TTL expiry, resuming without asking twice, and a
+// failing store giving its error outcome. Browser-only parts (reloads, tabs, Web Locks, IndexedDB,
+// extension storage) run in headless Chromium: tests/browser/journal.mjs.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { lib, rejection } from "./pkg.mjs";
+import { startHttpServer } from "../server/http.mjs";
+
+const { httpClient, directClient, callTool, callAndAwait, awaitTask, cancelTask, memoryJournal, pendingTasks, resumeTasks } = lib;
+const ADA = { action: "accept", content: { name: "Ada" } };
+
+let srv;
+before(async () => { srv = await startHttpServer({ pollIntervalMs: 20 }); });
+after(() => srv.close());
+
+const log = async () => (await fetch(`${srv.origin}/_test/log`)).json();
+const reset = () => fetch(`${srv.origin}/_test/reset`, { method: "POST" });
+const count = (entries, method) => entries.filter((e) => e.method === method).length;
+
+/** A journal that records every call on it and can be told to fail. */
+function spyJournal(inner = memoryJournal()) {
+  const calls = [];
+  const j = { calls, failOn: undefined };
+  for (const op of ["get", "put", "delete", "list"]) {
+    j[op] = async (...args) => {
+      calls.push([op, ...args.map((a) => (a && typeof a === "object" ? structuredClone(a) : a))]);
+      if (j.failOn?.(op, ...args)) throw new Error(`store down (${op})`);
+      return inner[op](...args);
+    };
+  }
+  return j;
+}
+
+test("a journaled callAndAwait: the task is journaled before the wait, the answer before its update, removed at ok", async () => {
+  await reset();
+  const journal = spyJournal();
+  const client = httpClient(srv.url);
+  assert.equal(client.id, srv.url, "an httpClient's server id is its URL");
+  const order = [];
+  const out = await callAndAwait(client, "ask", {}, {}, {
+    journal,
+    inputHandlers: {
+      form: async () => {
+        const [entry] = await pendingTasks(journal);
+        order.push(["asked", entry.status.status]);
+        return { tag: "ok", response: ADA };
+      },
+    },
+    onStatus: (s) => order.push(["status", s.status]),
+  });
+  assert.equal(out.tag, "ok", JSON.stringify(out));
+  assert.equal(out.result.content[0].text, "hello, Ada");
+  const puts = journal.calls.filter((c) => c[0] === "put").map((c) => c[2]);
+  assert.equal(puts[0].tool, "ask");
+  assert.equal(puts[0].server, srv.url);
+  const withAnswer = puts.find((e) => e.answered.some((a) => a.answer));
+  assert.deepEqual(withAnswer.answered[0].answer, ADA);
+  assert.match(withAnswer.answered[0].hash, /^sha256:[0-9a-f]{64}$/);
+  const afterAck = puts.slice(puts.indexOf(withAnswer) + 1).find((e) => e.answered.length === 1 && !("answer" in e.answered[0]));
+  assert.ok(afterAck, "after its tasks/update was acknowledged only the hash stays");
+  assert.equal(afterAck.answered[0].hash, withAnswer.answered[0].hash);
+  assert.deepEqual(await pendingTasks(journal), [], "removed at the terminal outcome");
+  const entries = await log();
+  assert.equal(count(entries, "tools/call"), 1);
+  assert.equal(count(entries, "tasks/update"), 1);
+});
+
+test("the answer is stored before its tasks/update goes out; a store that fails on it ends the wait, nothing sent", async () => {
+  await reset();
+  const journal = spyJournal();
+  journal.failOn = (op, key, entry) => op === "put" && entry?.answered?.length > 0;
+  let asked = 0;
+  const out = await callAndAwait(httpClient(srv.url), "ask", {}, {}, {
+    journal,
+    timeoutMs: 5000,
+    inputHandlers: { form: async () => (asked++, { tag: "ok", response: ADA }) },
+  });
+  assert.equal(out.tag, "error");
+  assert.equal(out.error.kind, "journal");
+  assert.equal(out.error.cause.type, "journal_failed");
+  assert.equal(out.error.cause.operation, "put");
+  assert.match(out.error.message, /^journal: put failed: store down/);
+  assert.equal(typeof out.error.data.taskId, "string");
+  assert.equal(asked, 1);
+  assert.equal(count(await log(), "tasks/update"), 0, "the answer that could not be journaled was never sent");
+  const [entry] = await pendingTasks(journal);
+  assert.equal(entry.taskId, out.error.data.taskId, "the task itself stays journaled: it can be resumed");
+  await cancelTask(httpClient(srv.url), entry.taskId);
+});
+
+test("a store that fails when the task is created gives the error outcome with the created status", async () => {
+  const journal = spyJournal();
+  journal.failOn = (op) => op === "put";
+  const out = await callTool(httpClient(srv.url), "forever", {}, { journal });
+  assert.equal(out.tag, "error");
+  assert.equal(out.error.kind, "journal");
+  assert.equal(out.error.cause.status.status, "working", "the task is not lost: its status is in the outcome");
+  await cancelTask(httpClient(srv.url), out.error.cause.status.taskId);
+});
+
+test("a timeout keeps the entry with the last status; resumeTasks finishes it; TTL drops expired entries", async () => {
+  await reset();
+  const journal = memoryJournal();
+  const client = httpClient(srv.url);
+  const created = await callTool(client, "slow", { ms: 400 }, { journal });
+  assert.equal(created.tag, "task");
+  const timedOut = await awaitTask(client, created.status, { journal, timeoutMs: 100 });
+  assert.equal(timedOut.error.code, -32001);
+  const [entry] = await pendingTasks(journal, { server: srv.url });
+  assert.equal(entry.taskId, created.status.taskId);
+  assert.equal(entry.status.status, "working");
+  assert.equal(entry.tool, "slow");
+  assert.deepEqual(await pendingTasks(journal, { server: "http://elsewhere/mcp" }), []);
+  const seen = [];
+  const results = await resumeTasks(client, journal, { onOutcome: (o, e) => seen.push([o.tag, e.taskId]) });
+  assert.deepEqual(results.map((r) => [r.taskId, r.tool, r.outcome.tag]), [[entry.taskId, "slow", "ok"]]);
+  assert.deepEqual(seen, [["ok", entry.taskId]]);
+  assert.deepEqual(await pendingTasks(journal), []);
+  assert.equal(count(await log(), "tools/call"), 1, "exactly one tools/call");
+
+  const old = memoryJournal();
+  const key = JSON.stringify([srv.url, "gone"]);
+  await old.put(key, { server: srv.url, taskId: "gone", createdAt: "2020-01-01T00:00:00Z", ttlMs: 1000, answered: [] });
+  await old.put(JSON.stringify([srv.url, "kept"]), { server: srv.url, taskId: "kept", createdAt: new Date().toISOString(), ttlMs: 60_000, answered: [] });
+  assert.deepEqual((await pendingTasks(old)).map((e) => e.taskId), ["kept"]);
+  assert.equal(await old.get(key), undefined, "an expired entry is deleted from the store");
+});
+
+test("resuming never asks a key answered before: acknowledged → keeps waiting; unacknowledged → sent once, no handler", async () => {
+  const client = httpClient(srv.url);
+  // An ask task left at input_required, as a page that died would leave it.
+  const created = await callTool(client, "ask", {});
+  assert.equal(created.tag, "task");
+  const status = created.status;
+  const taskId = status.taskId;
+  const journal = memoryJournal();
+  const key = JSON.stringify([srv.url, taskId]);
+  const base = { server: srv.url, taskId, tool: "ask", createdAt: status.createdAt, ttlMs: status.ttlMs ?? null, status, journaledAt: Date.now() };
+  let asked = 0;
+  const handlers = { form: async () => (asked++, { tag: "ok", response: { action: "accept", content: { name: "Eve" } } }) };
+
+  // Acknowledged before the restart (only the hash stays), yet the server still lists the key.
+  await journal.put(key, { ...base, answered: [{ key: "name", hash: "sha256:00" }] });
+  await reset();
+  const waited = await awaitTask(client, taskId, { journal, inputHandlers: handlers, timeoutMs: 300 });
+  assert.equal(waited.error?.code, -32001, JSON.stringify(waited));
+  assert.equal(asked, 0, "the key is not asked again");
+  assert.equal(count(await log(), "tasks/update"), 0);
+
+  // Journaled but never acknowledged: the stored answer goes out once, the handler is not called.
+  await journal.put(key, { ...base, answered: [{ key: "name", hash: "sha256:00", answer: ADA }] });
+  await reset();
+  const [resumed] = await resumeTasks(client, journal, { inputHandlers: handlers });
+  assert.equal(resumed.outcome.tag, "ok", JSON.stringify(resumed.outcome));
+  assert.equal(resumed.outcome.result.content[0].text, "hello, Ada");
+  assert.equal(asked, 0);
+  assert.equal(count(await log(), "tasks/update"), 1);
+  assert.deepEqual(await pendingTasks(journal), []);
+});
+
+test("bad journals and clients without an id reject with a TypeError; no journal is the engine's own call", async () => {
+  const direct = directClient(async () => ({ taskId: "t", status: "completed", result: { content: [] } }));
+  assert.ok((await rejection(awaitTask(direct, "t", { journal: memoryJournal() }))) instanceof TypeError);
+  direct.id = "in-process";
+  assert.equal((await awaitTask(direct, "t", { journal: memoryJournal() })).tag, "ok");
+  for (const bad of [{}, { get() {} }, 5]) {
+    assert.ok((await rejection(awaitTask(direct, "t", { journal: bad }))) instanceof TypeError);
+    assert.ok((await rejection(callTool(direct, "x", {}, { journal: bad }))) instanceof TypeError);
+    assert.ok((await rejection(callAndAwait(direct, "x", {}, {}, { journal: bad }))) instanceof TypeError);
+  }
+  assert.ok((await rejection(pendingTasks({}))) instanceof TypeError);
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  assert.ok((await rejection(awaitTask(direct, "t", revoked.proxy))) instanceof TypeError, "unreadable options: the engine's TypeError");
+});
