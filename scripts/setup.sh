@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and testing need and this machine lacks; each step is skipped when already
 # done, so a warm run takes a moment. Used by .ci/run, and by `npm test` / `npm start` on a fresh clone.
+# `--demo` (what `npm start` runs) installs only what building and serving the demo needs: the wasm
+# target, wasm-bindgen-cli and the npm packages — no cargo-fuzz, nightly toolchain or Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+DEMO=0; [ "${1:-}" = "--demo" ] && DEMO=1
 
 # Rust target for the library.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -18,21 +21,25 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "$want" --locked || cargo install wasm-bindgen-cli --version "$want"
 fi
 
-# cargo-fuzz (the short fuzz run of `npm test` needs it and the nightly toolchain these machines have).
-if ! cargo fuzz --version >/dev/null 2>&1; then
-  echo "setup: installing cargo-fuzz"
-  cargo install cargo-fuzz --locked || cargo install cargo-fuzz
-fi
-if ! rustup toolchain list | grep -q '^nightly'; then
-  echo "setup: installing the nightly toolchain (for cargo fuzz)"
-  rustup toolchain install nightly --profile minimal || echo "setup: no nightly toolchain: the fuzz step will fail"
-fi
+# Test-only tools (not for `npm start`).
+if [ "$DEMO" = 0 ]; then
+  # cargo-fuzz (the short fuzz run of `npm test` needs it and the nightly toolchain these machines have).
+  if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "setup: installing cargo-fuzz"
+    cargo install cargo-fuzz --locked || cargo install cargo-fuzz
+  fi
+  if ! rustup toolchain list | grep -q '^nightly'; then
+    echo "setup: installing the nightly toolchain (for cargo fuzz)"
+    rustup toolchain install nightly --profile minimal || echo "setup: no nightly toolchain: the fuzz step will fail"
+  fi
 
-# Debian's Chromium + ChromeDriver for the browser tests.
-if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-  echo "setup: installing chromium"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  # Debian's Chromium + ChromeDriver for the browser tests.
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    echo "setup: installing chromium"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+
 fi
 
 # npm packages, when node_modules is missing or older than the lockfile.

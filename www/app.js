@@ -1,6 +1,7 @@
 // The demo: lists a server's tools, starts any of them as a task (several at once), shows each task
 // live, renders elicitation requests as real forms, and shows every outcome. Plain DOM, no framework.
-import init, { httpClient, directClient, callTool, awaitTask, cancelTask } from "../pkg/index.js";
+// Tasks on an HTTP server are journaled in IndexedDB: reload the page mid-task and they continue.
+import init, { httpClient, directClient, callTool, awaitTask, cancelTask, indexedDbJournal, pendingTasks } from "../pkg/index.js";
 import { renderForm, renderUrlConsent } from "./forms.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -18,6 +19,8 @@ const el = (tag, attrs = {}, ...children) => {
 const NO_CAPS = { "io.modelcontextprotocol/clientCapabilities": {} };
 let base = null; // the connected client (without per-task handlers)
 let taskCount = 0;
+/** Where the page journals its HTTP tasks (an in-page server dies with the page: nothing to resume). */
+const journal = indexedDbJournal("mcp-tasks-wasm-demo");
 
 await init();
 fetch(new URL("../pkg/mcp_tasks_wasm_bg.wasm", import.meta.url)).then(async (r) => {
@@ -47,6 +50,7 @@ async function connect() {
     const { tools } = await base.request("tools/list", { _meta: NO_CAPS }, { timeoutMs: 10_000 });
     for (const tool of tools) $("#tools").append(toolItem(tool));
     status.textContent = `${tools.length} tools`;
+    if (base.id) for (const entry of await pendingTasks(journal, { server: base.id })) runTask(entry.tool ?? "task", undefined, entry);
   } catch (e) {
     status.textContent = `could not connect: ${e?.message ?? JSON.stringify(e)}`;
   }
@@ -82,6 +86,7 @@ function toolItem(tool) {
 /** A client for one task: counts its requests and answers input through the task's card. */
 function taskClient(card) {
   return {
+    id: base.id,
     clientCapabilities: { elicitation: { form: {}, url: {} } },
     request: (method, p, options) => { card.count(method); return base.request(method, p, options); },
     listen: base.listen && ((p, options) => { card.count("subscriptions/listen"); return base.listen(p, options); }),
@@ -92,7 +97,12 @@ function taskClient(card) {
   };
 }
 
-async function startTask(toolName, args) {
+function startTask(toolName, args) {
+  return runTask(toolName, args, undefined);
+}
+
+/** Starts `toolName` as a task — or, given a journal `entry` left by an earlier page, resumes it. */
+async function runTask(toolName, args, entry) {
   taskCount += 1;
   $("#task-count").textContent = `(${taskCount})`;
   const card = taskCard(toolName);
@@ -100,13 +110,20 @@ async function startTask(toolName, args) {
   const client = taskClient(card);
   const timeoutMs = Number($("#timeout").value) || 60_000;
   const listen = $("#listen").checked && typeof client.listen === "function";
-  card.setMode(listen ? "listening" : "polling");
+  card.setMode((listen ? "listening" : "polling") + (entry ? ", resumed after reload" : ""));
+  const journaled = client.id ? { journal } : {};
   try {
-    const created = await callTool(client, toolName, args, { timeoutMs });
-    if (created.tag !== "task") return card.finish(created);
-    card.setStatus(created.status);
-    card.onCancel(() => cancelTask(client, created.status.taskId));
-    const out = await awaitTask(client, created.status, { timeoutMs, listen, onStatus: (s) => card.setStatus(s) });
+    let seed = entry?.taskId;
+    if (entry?.status) card.setStatus(entry.status);
+    if (!entry) {
+      const created = await callTool(client, toolName, args, { timeoutMs, ...journaled });
+      if (created.tag !== "task") return card.finish(created);
+      card.setStatus(created.status);
+      seed = created.status;
+    }
+    const taskId = typeof seed === "string" ? seed : seed.taskId;
+    card.onCancel(() => cancelTask(client, taskId));
+    const out = await awaitTask(client, seed, { timeoutMs, listen, onStatus: (s) => card.setStatus(s), ...journaled });
     card.finish(out);
   } catch (e) {
     card.finish({ tag: "error", error: { message: String(e?.message ?? e), kind: "exception" } });

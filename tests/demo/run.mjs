@@ -109,8 +109,22 @@ try {
   const { width, height, colours } = distinctColours(shot);
   check("screenshot is not blank", colours > 20, `${width}x${height}, ${colours} colours sampled (test-results/demo.png)`);
 
-  // Pointed at another server URL (another origin, SSE framing).
+  // Resume after reload: the page is reloaded mid-task; the journaled task continues on the new page.
   await page.uncheck("#listen");
+  await start("slow", { ms: 2500, steps: 5 });
+  await page.waitForFunction(() => /step \d\/5/.test(document.querySelector('article.task[data-tool="slow"]')?.textContent ?? ""));
+  const taskId = await card("slow").locator(".id").textContent();
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('article.task[data-tool="slow"] .meta')?.textContent.includes("resumed after reload"), null, { timeout: 15_000 });
+  const resumedId = await card("slow").locator(".id").textContent();
+  const resumed = await outcome("slow");
+  check("reloaded mid-task: the task is resumed from the journal and ends ok", resumed.tag === "ok" && resumed.text.includes("slept 2500 ms") && resumedId === taskId,
+    `${resumed.text} (${taskId} → ${resumedId})`);
+  await page.reload();
+  await page.waitForFunction(() => /tools$/.test(document.querySelector("#conn-status").textContent));
+  check("a task that ended is not resumed again", (await page.locator('article.task').count()) === 0 || (await page.locator('article.task[data-tool="slow"]').count()) === 0);
+
+  // Pointed at another server URL (another origin, SSE framing).
   await page.fill("#server-url", other.url);
   await page.click('#connect button[type="submit"]');
   await page.waitForFunction(() => /tools$/.test(document.querySelector("#conn-status").textContent));
