@@ -287,11 +287,12 @@ ${reqRows.join("\n")}
 | ours: \`directClient\` + \`callAndAwait\` | ${kb(ad.js.raw)} | ${kb(ad.js.gzip)} | ${kb(s.wasm.raw)} | ${kb(s.wasm.gzip)} | ${kb(ad.total.gzip)} | ${kb(ad.total.brotli)} |
 | theirs: SDK \`Client\` + \`StreamableHTTPClientTransport\` + ext-tasks \`createTaskSessionFromClient\` | ${kb(at.js.raw)} | ${kb(at.js.gzip)} | — | — | ${kb(at.total.gzip)} | ${kb(at.total.brotli)} |
 
-Is the HTTP client in the \`directClient\`-only app? **Yes.** Its JS bundle still holds the fetch glue
-(strings found: ${ad.httpInJs.map((x) => `\`${x}\``).join(", ") || "none"}): wasm-bindgen's import object names every
-import of the module, so a bundler cannot drop them; and the one \`.wasm\` holds the Rust HTTP client
-(strings found: ${ad.httpInWasm.map((x) => `\`${x}\``).join(", ") || "none"}). The two apps differ by
-${ad.total.raw - ah.total.raw} B raw.
+Is the HTTP client in the \`directClient\`-only app? **${ad.httpInJs.length + ad.httpInWasm.length ? "Yes" : "No"}.** HTTP-client
+strings in its JS bundle: ${ad.httpInJs.map((x) => `\`${x}\``).join(", ") || "none"}; in the \`.wasm\`:
+${ad.httpInWasm.map((x) => `\`${x}\``).join(", ") || "none"} (the HTTP client is the JS module \`pkg/http.js\`, which a bundler
+drops when the app does not import \`httpClient\`). The \`httpClient\` app is ${ah.total.raw - ad.total.raw} B raw larger.
+
+${newcomer()}
 
 ## Where our memory per wait goes (3)
 
@@ -321,4 +322,27 @@ Theirs, the same way (top ${R.node.heap.theirs.rows.length}; ${f1(R.node.heap.th
 |---|---|---|
 ${heapRows(R.node.heap.theirs)}
 ${b.problems.length ? `\nPage problems seen: ${b.problems.slice(0, 5).join("; ")}\n` : ""}`;
+}
+
+/** The newcomer section, from bench/.out/newcomer.json (written by bench/newcomer.mjs), if present. */
+function newcomer() {
+  const file = path.join(here, ".out/newcomer.json");
+  let n;
+  try {
+    n = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return "## The newcomer's first minute\n\nNot measured in this run: `node bench/newcomer.mjs` writes it (it clones the repository and runs `npm start`, then `npm test`).";
+  }
+  const warm = Object.entries(n.warm).filter(([, v]) => v).map(([k]) => k).join(", ") || "nothing";
+  const test = n.test ? `${n.test.seconds.toFixed(0)} s, ${n.test.ok ? "green" : "**failed**"}` : "not run";
+  return `## The newcomer's first minute
+
+Measured by \`node bench/newcomer.mjs\` on ${n.date} (commit ${n.commit}, ${n.cores} cores): a fresh clone (no
+node_modules, target/, pkg/ or server venvs) on this machine, where already present were: ${warm}.
+
+| step | time |
+|---|---|
+| fresh clone → \`npm start\` prints the demo URL (page answers HTTP ${n.start.status}) | ${n.start.seconds.toFixed(1)} s |
+| … setup steps \`npm start\` ran | ${n.start.setupSteps.map((s) => `\`${s}\``).join("; ") || "none"}; Chromium installed: ${n.start.installedChromium ? "**yes**" : "no"} |
+| then \`npm test\` in the same clone, to green | ${test} |`;
 }
