@@ -1,4 +1,5 @@
-//! `directClient(handler)`: an in-process client. `request` calls `handler(method, params, {signal})`
+//! `directClient(handler)`: an in-process client. `request` calls `handler(method, params, options)`
+//! (the request's options: `{signal, timeoutMs?}`)
 //! (sync or async); a thrown `{code, message, data?}` answers with that JSON-RPC error. `listen` calls
 //! `handler("subscriptions/listen", params, {signal})`, which returns (or resolves to) an async
 //! iterable of notifications. It has no request timeout of its own. Like any MCP client it adds
@@ -44,8 +45,8 @@ fn call(handler: &Function, method: &JsValue, params: &JsValue, opts: &JsValue) 
         None => version,
     };
     let params = &params.with_field("_meta", Some(meta));
-    let context = JsValue::object(vec![("signal", opts.get("signal").unwrap_or(JsValue::UNDEFINED))]);
-    match handler.call3(&JsValue::UNDEFINED, method, params, &context) {
+    // The request's options are the handler's context: `signal` (made when first read), `timeoutMs`.
+    match handler.call3(&JsValue::UNDEFINED, method, params, opts) {
         Ok(v) => Promise::resolve(&v),
         Err(e) => Promise::reject(&e),
     }

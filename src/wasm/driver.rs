@@ -8,6 +8,7 @@
 //! event arriving then only goes into the run's inbox (a separate cell) and is handled right after.
 
 use super::client::JsClient;
+use super::js_json::js_string;
 use super::rt;
 use super::scheduler::{self, now};
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Millis, ReqId, StreamEvent};
@@ -59,9 +60,9 @@ enum Pending {
 struct Io {
     client: Rc<JsClient>,
     hooks: Hooks,
-    /// Requests in flight: token, id, AbortController.
+    /// Requests in flight: token, id, abort handle.
     requests: Vec<(u32, ReqId, JsValue)>,
-    /// Running asks: token, id, AbortController.
+    /// Running asks: token, id, abort handle.
     asks: Vec<(u32, AskId, JsValue)>,
     /// The open stream: token, handle.
     stream: Option<(u32, JsValue)>,
@@ -363,7 +364,7 @@ fn perform(run: &Rc<Run>, action: Action<JsValue>) {
             let c = rt::send(
                 &client.object,
                 &client.request,
-                call.method(),
+                &js_string(call.method()),
                 &params,
                 timeout_ms.map(|t| t as f64),
                 h,
@@ -491,7 +492,8 @@ fn send_detached(run: &Rc<Run>, call: &crate::proto::request::Call<JsValue>, tim
         r.next_detached
     });
     let params = call.params(&client.capabilities);
-    let c = rt::send(&client.object, &client.request, call.method(), &params, Some(timeout_ms as f64), 0.0, id);
+    let c =
+        rt::send(&client.object, &client.request, &js_string(call.method()), &params, Some(timeout_ms as f64), 0.0, id);
     let at = now().saturating_add(timeout_ms);
     RUNS.with(|r| r.borrow_mut().detached.push((id, at, c)));
     scheduler::wake(at, Target::Detached(id));

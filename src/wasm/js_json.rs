@@ -5,8 +5,47 @@
 
 use super::rt;
 use crate::json::{Json, Kind};
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Object};
+use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
+
+/// How many JS strings [`js_string`] keeps (a power of two).
+const CACHED: usize = 256;
+
+/// One slot of the cache: a text and its JS string.
+type Slot = Option<(Box<str>, JsValue)>;
+
+thread_local! {
+    /// Recently made JS strings by the hash of their text: property names, methods, task ids and
+    /// statuses repeat on every poll, and making a JS string from Rust text (a UTF-8 decode) is one of
+    /// the dearest steps of a poll.
+    static STRINGS: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The JS string of `s`, from the cache when it was made recently (a direct-mapped table by a hash of
+/// its length and last bytes; a miss makes it and takes the slot).
+pub fn js_string(s: &str) -> JsValue {
+    // The length and the last 8 bytes pick the slot (keys and ids differ there); the text decides a hit.
+    let b = s.as_bytes();
+    let tail = b.get(b.len().saturating_sub(8)..).unwrap_or_default();
+    let hash = tail.iter().fold(b.len() as u32, |h, &c| (h ^ u32::from(c)).wrapping_mul(0x0100_0193));
+    let slot = hash as usize & (CACHED - 1);
+    STRINGS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.is_empty() {
+            cache.resize_with(CACHED, || None);
+        }
+        match cache.get_mut(slot) {
+            Some(Some((text, value))) if **text == *s => value.clone(),
+            Some(entry) => {
+                let value = JsValue::from_str(s);
+                *entry = Some((s.into(), value.clone()));
+                value
+            }
+            None => JsValue::from_str(s),
+        }
+    })
+}
 
 fn strings(list: JsValue) -> Option<Vec<String>> {
     let a: Array = list.dyn_into().ok()?;
@@ -27,11 +66,8 @@ impl Json for JsValue {
     }
 
     fn get(&self, key: &str) -> Option<Self> {
-        if !self.is_object() {
-            return None;
-        }
-        // A throwing getter or proxy trap reads as absent.
-        Reflect::get(self, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined())
+        // Not an object, or a throwing getter or proxy trap: absent.
+        Some(rt::read_key(self, &js_string(key))).filter(|v| !v.is_undefined())
     }
 
     fn as_str(&self) -> Option<String> {
@@ -71,7 +107,7 @@ impl Json for JsValue {
     }
 
     fn string(s: &str) -> Self {
-        JsValue::from_str(s)
+        js_string(s)
     }
 
     fn number(n: f64) -> Self {
@@ -83,12 +119,12 @@ impl Json for JsValue {
     }
 
     fn object(fields: Vec<(&str, Self)>) -> Self {
-        let o = Object::new();
+        let o: JsValue = Object::new().into();
         for (k, v) in fields {
             // Setting a fresh plain object's own data property cannot fail.
-            let _ = Reflect::set(&o, &JsValue::from_str(k), &v);
+            rt::write_key(&o, &js_string(k), &v);
         }
-        o.into()
+        o
     }
 
     fn array(items: Vec<Self>) -> Self {

@@ -36,27 +36,51 @@ function settleFrom(f, run, token) {
   p.then((v) => tell(run, token, OK, v), (e) => tell(run, token, FAILED, e));
 }
 
-/** `client.request(method, params, {signal, timeoutMs?})`; returns the request's AbortController. */
+/**
+ * The abort handle of one request or ask. Its AbortController is made when its `signal` is first read
+ * (most clients and handlers never read it, and an AbortController is one of the dearest objects a
+ * wait would make): a signal read after `abort` is already aborted, one read before fires as usual.
+ */
+function handle() {
+  return { c: undefined, aborted: false };
+}
+
+function signalOf(h) {
+  if (h.c === undefined) {
+    h.c = new AbortController();
+    if (h.aborted) h.c.abort();
+  }
+  return h.c.signal;
+}
+
+/** `client.request(method, params, {signal, timeoutMs?})` (`signal` an own enumerable property, made
+ * on first read); returns the request's abort handle. */
 export function send(client, request, method, params, timeoutMs, run, token) {
-  const c = new AbortController();
-  const options = timeoutMs === undefined ? { signal: c.signal } : { signal: c.signal, timeoutMs };
+  const h = handle();
+  const options = timeoutMs === undefined
+    ? { get signal() { return signalOf(h); } }
+    : { get signal() { return signalOf(h); }, timeoutMs };
   settleFrom(() => request.call(client, method, params, options), run, token);
-  return c;
+  return h;
 }
 
 /** Calls an input handler `f.call(self, arg, {key, status, signal})` (or the input function with
- * `{signal}` when `key` is undefined); returns the call's AbortController. */
+ * `{signal}` when `key` is undefined); returns the call's abort handle. */
 export function ask(f, self, arg, key, status, run, token) {
-  const c = new AbortController();
-  const context = key === undefined ? { signal: c.signal } : { key, status, signal: c.signal };
+  const h = handle();
+  const context = key === undefined
+    ? { get signal() { return signalOf(h); } }
+    : { key, status, get signal() { return signalOf(h); } };
   settleFrom(() => f.call(self, arg, context), run, token);
-  return c;
+  return h;
 }
 
-/** Aborts a controller (its listeners are application code: what they throw stays with them). */
-export function abort(c) {
+/** Aborts a request's or an ask's handle (the signal's listeners are application code: what they
+ * throw stays with them). */
+export function abort(h) {
+  h.aborted = true;
   try {
-    c.abort();
+    h.c?.abort();
   } catch {}
 }
 
@@ -96,7 +120,9 @@ export function openStream(client, listen, params, run, token) {
 /** Closes a stream without waiting for it: aborts its signal and asks its iterator to return. */
 export function closeStream(s) {
   s.closed = true;
-  abort(s.c);
+  try {
+    s.c.abort();
+  } catch {}
   if (s.it) quietReturn(s.it);
 }
 
@@ -174,6 +200,22 @@ export function settleWith(f, value) {
   try {
     f(value);
   } catch {}
+}
+
+/** `target[key]` of an object (not null, not a function), else undefined — also when reading it
+ * throws (a getter, a Proxy trap, a revoked Proxy). */
+export function readKey(target, key) {
+  if (typeof target !== "object" || target === null) return undefined;
+  try {
+    return target[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `target[key] = value` on an object the module just made. */
+export function writeKey(target, key, value) {
+  target[key] = value;
 }
 
 /** The own enumerable keys of an object, or undefined when they cannot be read. */

@@ -9,17 +9,17 @@ extern "C" {
     /// Installs the shell's callback `(run, token, kind, value)`.
     #[wasm_bindgen(js_name = rtInit)]
     pub fn rt_init(f: &Function);
-    /// `client.request(method, params, {signal, timeoutMs?})`; returns its AbortController.
+    /// `client.request(method, params, {signal, timeoutMs?})`; returns its abort handle.
     pub fn send(
         client: &JsValue,
         request: &Function,
-        method: &str,
+        method: &JsValue,
         params: &JsValue,
         timeout_ms: Option<f64>,
         run: f64,
         token: u32,
     ) -> JsValue;
-    /// Calls an input handler (`key` given) or the input function; returns its AbortController.
+    /// Calls an input handler (`key` given) or the input function; returns its abort handle.
     pub fn ask(
         f: &Function,
         this: &JsValue,
@@ -29,8 +29,15 @@ extern "C" {
         run: f64,
         token: u32,
     ) -> JsValue;
-    /// Aborts a controller.
-    pub fn abort(controller: &JsValue);
+    /// `target[key]` of an object (not null, not a function), else `undefined` — also when reading it
+    /// throws (a getter, a Proxy trap, a revoked Proxy).
+    #[wasm_bindgen(js_name = readKey)]
+    pub fn read_key(target: &JsValue, key: &JsValue) -> JsValue;
+    /// `target[key] = value` on an object the module just made (it cannot throw).
+    #[wasm_bindgen(js_name = writeKey)]
+    pub fn write_key(target: &JsValue, key: &JsValue, value: &JsValue);
+    /// Aborts a request's or an ask's abort handle.
+    pub fn abort(handle: &JsValue);
     /// Opens a listen stream; returns its handle.
     #[wasm_bindgen(js_name = openStream)]
     pub fn open_stream(client: &JsValue, listen: &Function, params: &JsValue, run: f64, token: u32) -> JsValue;
