@@ -10,15 +10,21 @@ use crate::json::Json;
 use crate::proto::request::Call;
 use std::collections::VecDeque;
 
+/// The call, with the options of the wait it may start (dropped with it once the wait runs: a wait
+/// that lasts carries no dead weight).
+struct CallPart<V> {
+    call: CallTool<V>,
+    wait_opts: WaitOptions,
+}
+
 enum Phase<V> {
-    Call(Box<CallTool<V>>),
+    Call(Box<CallPart<V>>),
     Wait(Box<Wait<V>>),
 }
 
 /// The `callAndAwait` machine.
 pub struct CallAndAwait<V> {
     phase: Phase<V>,
-    wait_opts: WaitOptions,
     /// The time of the latest input (the wait starts then).
     now: Millis,
     /// An abort of the wait's own signal that came during the call: it ends the wait as it starts.
@@ -37,8 +43,7 @@ impl<J: Json> CallAndAwait<J> {
         now: Millis,
     ) -> Self {
         Self {
-            phase: Phase::Call(Box::new(CallTool::new(name, arguments, call_opts, now))),
-            wait_opts,
+            phase: Phase::Call(Box::new(CallPart { call: CallTool::new(name, arguments, call_opts, now), wait_opts })),
             now,
             wait_aborted: None,
             ending: VecDeque::new(),
@@ -47,7 +52,7 @@ impl<J: Json> CallAndAwait<J> {
 
     fn machine(&mut self) -> &mut dyn Machine<J> {
         match &mut self.phase {
-            Phase::Call(c) => c.as_mut(),
+            Phase::Call(c) => &mut c.call,
             Phase::Wait(w) => w.as_mut(),
         }
     }
@@ -73,18 +78,22 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
         }
         let action = self.machine().next_action()?;
         let Action::Finish(Finish::Resolve(Outcome::Task(status))) = action else { return Some(action) };
+        let Phase::Call(part) = &self.phase else {
+            return Some(Action::Finish(Finish::Resolve(Outcome::Task(status))));
+        };
+        let wait_opts = part.wait_opts;
         if let Some(reason) = self.wait_aborted.take() {
             // The wait's own signal fired during the call: the wait ends as it starts — nothing of it
             // runs (no onStatus, no handler, no request but the best-effort cancel).
-            if self.wait_opts.cancel_on_abort {
+            if wait_opts.cancel_on_abort {
                 let task_id = status.get_str("taskId").unwrap_or_default();
-                let timeout_ms = self.wait_opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
+                let timeout_ms = wait_opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
                 self.ending.push_back(Action::SendDetached { call: Call::CancelTask { task_id }, timeout_ms });
             }
             self.ending.push_back(Action::Finish(Finish::Reject(reason)));
             return self.ending.pop_front();
         }
-        match Wait::new(Seed::Status(status.clone()), self.wait_opts, self.now) {
+        match Wait::new(Seed::Status(status.clone()), wait_opts, self.now) {
             Ok(w) => {
                 self.phase = Phase::Wait(Box::new(w));
                 Some(Action::NextPart)
@@ -98,7 +107,7 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
             return None;
         }
         match &self.phase {
-            Phase::Call(c) => c.wake_at(),
+            Phase::Call(c) => c.call.wake_at(),
             Phase::Wait(w) => w.wake_at(),
         }
     }

@@ -58,7 +58,8 @@ enum Stream {
 /// The TTL backstop: when the task's `createdAt + ttlMs` passes on the local clock.
 #[derive(Clone, Debug)]
 struct Ttl {
-    created_at: Option<String>,
+    /// A hash of the `createdAt` the pair came with (a new pair re-arms the backstop).
+    created_at: u64,
     ttl_ms: f64,
     expires: Millis,
     checked: bool,
@@ -96,8 +97,9 @@ pub struct Wait<V> {
     next_update: u32,
     /// Answers of failed updates, to send again once the next status shows their keys outstanding.
     resend: Vec<(String, V)>,
-    /// A `tasks/update` error held until the next status says whether the task is still going.
-    update_error: Option<Failure<V>>,
+    /// A `tasks/update` error held until the next status says whether the task is still going
+    /// (boxed: rare, and a wait is kept small).
+    update_error: Option<Box<Failure<V>>>,
     out: VecDeque<Action<V>>,
     done: bool,
 }
@@ -241,7 +243,7 @@ impl<J: Json> Wait<J> {
             },
             TaskState::Cancelled => self.finish(Finish::Resolve(Outcome::Cancelled(status))),
             TaskState::InputRequired | TaskState::Working => {
-                if let Some(f) = self.update_error.take() {
+                if let Some(f) = self.update_error.take().map(|f| *f) {
                     return self.fail(f);
                 }
                 let requests = view.input_requests.clone().unwrap_or_default();
@@ -266,12 +268,13 @@ impl<J: Json> Wait<J> {
             }
             return;
         };
-        if self.ttl.as_ref().is_some_and(|t| t.ttl_ms == ttl_ms && t.created_at == view.created_at) {
+        let created_at = text_hash(view.created_at.as_deref());
+        if self.ttl.as_ref().is_some_and(|t| t.ttl_ms == ttl_ms && t.created_at == created_at) {
             return;
         }
         let left = (ttl_ms - age_ms(view)).max(0.0);
         let expires = if left >= u64::MAX as f64 { Millis::MAX } else { later(now, left.ceil() as u64) };
-        self.ttl = Some(Ttl { created_at: view.created_at.clone(), ttl_ms, expires, checked: false });
+        self.ttl = Some(Ttl { created_at, ttl_ms, expires, checked: false });
     }
 
     /// `true` once the TTL backstop has passed.
@@ -391,7 +394,7 @@ impl<J: Json> Wait<J> {
             (Purpose::Update(id), Reply::RpcError(e)) => {
                 // The task may have ended meanwhile (then the update was moot): read it before failing.
                 self.unacked.retain(|u| u.id != id);
-                self.update_error = Some(Failure::rpc("tasks/update", e));
+                self.update_error = Some(Box::new(Failure::rpc("tasks/update", e)));
                 self.read_soon(now);
             }
             (Purpose::Poll | Purpose::Update(_), Reply::Transport(_)) => {} // handled as a loss
@@ -670,4 +673,11 @@ pub fn read_seed<J: Json>(value: J) -> Result<Seed<J>, String> {
         Kind::Object => Ok(Seed::Status(value)),
         _ => Err("expected a task id string or a task status object".to_owned()),
     }
+}
+
+/// A 64-bit FNV-1a hash of an optional text (`None` hashes apart from every text).
+fn text_hash(text: Option<&str>) -> u64 {
+    text.map_or(0, |t| {
+        t.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)) | 1
+    })
 }

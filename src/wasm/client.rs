@@ -6,10 +6,15 @@ use crate::json::{Json, Kind};
 use crate::proto::input::InputKind;
 use crate::proto::request::with_tasks_extension;
 use js_sys::Function;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 
 thread_local! {
     static DEFAULT_CAPABILITIES: JsValue = super::rt::deep_freeze(&with_tasks_extension(None));
+    /// The client without `clientCapabilities` read last: the next call on the same unchanged client
+    /// shares it (thousands of waits on one client hold one copy).
+    static LAST: RefCell<Option<Rc<JsClient>>> = const { RefCell::new(None) };
 }
 
 /// The parts of a client the shell uses.
@@ -29,14 +34,43 @@ pub struct JsClient {
 }
 
 impl JsClient {
-    /// Reads a duck-typed client: any object with a `request` function.
-    pub fn read(value: &JsValue) -> Result<Self, String> {
+    /// Reads a duck-typed client, sharing the previous call's reading when it is the same client
+    /// without `clientCapabilities` and every field read is the same value as then (a client with
+    /// capabilities is read afresh: its capabilities object may have changed inside).
+    pub fn read_shared(value: &JsValue) -> Result<Rc<Self>, String> {
+        let (fresh, own_caps) = Self::read_parts(value)?;
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            if own_caps {
+                return Ok(Rc::new(fresh));
+            }
+            if let Some(c) = last.as_ref() {
+                let same = c.object == fresh.object
+                    && c.request == fresh.request
+                    && c.listen == fresh.listen
+                    && c.handlers == fresh.handlers
+                    && c.request_timeout_ms == fresh.request_timeout_ms;
+                if same {
+                    return Ok(c.clone());
+                }
+            }
+            let c = Rc::new(fresh);
+            *last = Some(c.clone());
+            Ok(c)
+        })
+    }
+
+    /// Reads a duck-typed client: any object with a `request` function; `true` when it has its own
+    /// `clientCapabilities`.
+    fn read_parts(value: &JsValue) -> Result<(Self, bool), String> {
         if !value.is_object() {
             return Err("the client must be an object with a request function".to_owned());
         }
         let request = function(value, "request")?.ok_or("the client has no request function")?;
         let listen = function(value, "listen")?;
-        let capabilities = match value.get("clientCapabilities") {
+        let raw_caps = value.get("clientCapabilities");
+        let own_caps = raw_caps.is_some();
+        let capabilities = match raw_caps {
             // One frozen declaration shared by every call of a client without capabilities.
             None => DEFAULT_CAPABILITIES.with(Clone::clone),
             Some(c) if c.is_object() && c.keys().is_some() => with_tasks_extension(Some(&c)),
@@ -45,7 +79,7 @@ impl JsClient {
         };
         let request_timeout_ms = millis(value, "requestTimeoutMs", None)?;
         let handlers = value.get("inputHandlers").unwrap_or(JsValue::UNDEFINED);
-        Ok(Self { object: value.clone(), request, listen, capabilities, request_timeout_ms, handlers })
+        Ok((Self { object: value.clone(), request, listen, capabilities, request_timeout_ms, handlers }, own_caps))
     }
 
     /// The handler for `kind`, when the application supplied one.

@@ -43,7 +43,7 @@ fn watched(signal: Option<JsValue>, scope: AbortScope) -> Vec<Watched> {
 
 /// Everything `callTool` reads.
 struct CallArgs {
-    client: JsClient,
+    client: Rc<JsClient>,
     name: String,
     arguments: Option<JsValue>,
     opts: CallOptions<JsValue>,
@@ -52,7 +52,7 @@ struct CallArgs {
 }
 
 fn read_call(client: &JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<CallArgs, String> {
-    let client = JsClient::read(client)?;
+    let client = JsClient::read_shared(client)?;
     let name = name.as_string().filter(|n| !n.is_empty()).ok_or("the tool name must be a non-empty string")?;
     let arguments = if args.is_undefined() || args.is_null() {
         None
@@ -139,7 +139,7 @@ pub fn call_tool(
     match read_call(&client, name, args, options) {
         Ok(c) => {
             let machine = CallTool::new(c.name, c.arguments, c.opts, now());
-            run(Box::new(machine), Rc::new(c.client), c.hooks, watched(c.signal, AbortScope::All))
+            run(Box::new(machine), c.client, c.hooks, watched(c.signal, AbortScope::All))
         }
         Err(m) => type_error("callTool", m),
     }
@@ -155,11 +155,11 @@ pub fn await_task(
     #[wasm_bindgen(unchecked_optional_param_type = "AwaitTaskOptions")] options: JsValue,
 ) -> Promise {
     let started = || -> Result<Promise, String> {
-        let client = JsClient::read(&client)?;
+        let client = JsClient::read_shared(&client)?;
         let answered = read_answered(&options)?;
         let w = read_wait(&client, options)?;
         let machine = Wait::resume(read_seed(status_or_task_id)?, w.opts, &answered, now())?;
-        Ok(run(Box::new(machine), Rc::new(client), w.hooks, watched(w.signal, AbortScope::All)))
+        Ok(run(Box::new(machine), client, w.hooks, watched(w.signal, AbortScope::All)))
     };
     started().unwrap_or_else(|m| type_error("awaitTask", m))
 }
@@ -184,7 +184,7 @@ pub fn call_and_await(
         signals.extend(watched(w.signal, AbortScope::Wait));
         let machine = CallAndAwait::new(c.name, c.arguments, c.opts, w.opts, now());
         let hooks = Hooks { next: Some(Box::new(w.hooks)), ..c.hooks };
-        Ok(run(Box::new(machine), Rc::new(c.client), hooks, signals))
+        Ok(run(Box::new(machine), c.client, hooks, signals))
     };
     started().unwrap_or_else(|m| type_error("callAndAwait", m))
 }
@@ -197,11 +197,11 @@ fn start_step(
     make: impl FnOnce(String) -> Call<JsValue>,
 ) -> Promise {
     let started = || -> Result<Promise, String> {
-        let client = JsClient::read(&client)?;
+        let client = JsClient::read_shared(&client)?;
         let task_id = task_id.as_string().filter(|t| !t.is_empty()).ok_or("the task id must be a non-empty string")?;
         let opts = Opts::read(options, "options")?;
         let machine = Step::new(make(task_id.clone()), task_id, opts.bounds(&client)?, opts.retry(seed())?, now());
-        Ok(run(Box::new(machine), Rc::new(client), no_hooks(), watched(opts.signal()?, AbortScope::All)))
+        Ok(run(Box::new(machine), client, no_hooks(), watched(opts.signal()?, AbortScope::All)))
     };
     started().unwrap_or_else(|m| type_error(function, m))
 }
