@@ -159,5 +159,6 @@ const size = (f) => {
 const w = size(wasmOut);
 const g = size(glue);
 const kb = (n) => (n / 1024).toFixed(1) + " KB";
-console.log(`shipped size: wasm ${kb(w.raw)} raw / ${kb(w.gzip)} gzip; glue ${kb(g.raw)} raw / ${kb(g.gzip)} gzip; ` +
-  `total ${kb(w.raw + g.raw)} raw / ${kb(w.gzip + g.gzip)} gzip (budget 40 KB gzip)`);
+console.log(`pkg: wasm ${kb(w.raw)} raw / ${kb(w.gzip)} gzip; glue ${kb(g.raw)} raw / ${kb(g.gzip)} gzip`);
+// The figure the budget is about: an app's bundle (scripts/size.mjs; `npm test` checks it).
+run("node", [join(root, "scripts/size.mjs")]);

@@ -13,6 +13,7 @@ const nodeTests = (dir) => readdirSync(new URL(`../${dir}/`, import.meta.url)).f
 const steps = [
   ["setup", "bash", ["scripts/setup.sh"]],
   ["build", "node", ["scripts/build.mjs"]],
+  ["size budget", "node", ["scripts/size.mjs", "--check"]],
   ["rust tests", "cargo", ["test", "--quiet"]],
   ["fuzz 60 s", "bash", ["tests/fuzz/short.sh", "60"]],
   ["rust fmt", "cargo", ["fmt", "--check"]],
