@@ -22,7 +22,7 @@ const steps = [
   ["test server", "node", ["--test", ...nodeTests("tests/server")]],
   ["node", "node", ["--test", ...nodeTests("tests/node")]],
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
-  ["browser", "node", ["tests/browser/run.mjs", "--http", "--ports"]],
+  ["browser", "node", ["tests/browser/run.mjs", "--http", "--ports", "--journal"]],
   ["faults", "node", ["tests/faults/run.mjs"]],
   ["interop", "node", ["tests/interop/run.mjs"]],
   ["environments", "node", ["tests/env/run.mjs"]],

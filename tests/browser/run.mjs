@@ -1,7 +1,9 @@
 // Runs the in-page suite (tests/browser/suite.mjs) in headless Chromium: the repo is served by the
 // test server (same origin as the page), and a second test server on another port is the cross-origin
 // MCP endpoint for the HTTP scenarios (--http); --ports adds portClient to the test server in a Worker
-// and in an iframe on another origin (localhost vs 127.0.0.1). Prints one line per scenario; exits non-zero on any failure.
+// and in an iframe on another origin (localhost vs 127.0.0.1); --journal runs the task-journal scenarios
+// (tests/browser/journal.mjs: reloads, closed pages, two tabs). Prints one line per scenario; exits
+// non-zero on any failure.
 import { fileURLToPath } from "node:url";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "./chromium.mjs";
@@ -27,6 +29,14 @@ try {
     if (!r.ok) failed += 1;
   }
   for (const p of problems) console.log(p);
+  if (process.argv.includes("--journal")) {
+    const { journalScenarios } = await import("./journal.mjs");
+    for (const r of await journalScenarios(browser, site)) {
+      results.push(r);
+      console.log(`${r.ok ? "ok  " : "FAIL"} browser journal: ${r.name}${r.ok ? ` (${r.ms} ms)` : "\n" + r.error}`);
+      if (!r.ok) failed += 1;
+    }
+  }
   console.log(`browser: ${results.length - failed}/${results.length} passed`);
 } finally {
   await browser.close();
