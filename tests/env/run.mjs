@@ -120,6 +120,33 @@ try {
     const portOut = await page.evaluate(() => window.__port);
     const portOk = portOut.polled === "slept 60 ms" && portOut.listened === "ok" && portOut.getsWhileListening === 1;
     report("extension page ↔ service worker over a runtime.connect port (portClient, listen)", portOk, JSON.stringify(portOut));
+
+    // The journal across a service-worker restart: start a task journaled in chrome.storage.local,
+    // stop the worker through the DevTools protocol mid-task, wake it with a message, resume.
+    const log = async () => (await fetch(`${server.origin}/_test/log`)).json();
+    await fetch(`${server.origin}/_test/reset`, { method: "POST" });
+    const started = await sw.evaluate(([url]) => self.startJournaled(url, 2500), [server.url]);
+    const wake = await context.newPage();
+    await wake.goto(sw.url().replace(/[^/]*$/, "wake.html"));
+    const cdp = await context.newCDPSession(wake);
+    const stopped = new Promise((resolve) => cdp.on("ServiceWorker.workerVersionUpdated", (e) => {
+      if (e.versions.some((v) => v.runningStatus === "stopped")) resolve(true);
+    }));
+    await cdp.send("ServiceWorker.enable");
+    await cdp.send("ServiceWorker.stopAllWorkers");
+    const wasStopped = await Promise.race([stopped, new Promise((r) => setTimeout(() => r(false), 5000))]);
+    const stored = await wake.evaluate(() => chrome.storage.local.get(null));
+    const journaled = Object.keys(stored).filter((k) => k.startsWith("mcp-tasks-wasm:")).length;
+    const answer = await wake.evaluate((url) => chrome.runtime.sendMessage({ resume: url }), server.url);
+    const outcome = answer?.results?.[0]?.outcome;
+    const lastOutcome = (await wake.evaluate(() => chrome.storage.local.get("lastOutcome"))).lastOutcome;
+    const left = Object.keys(await wake.evaluate(() => chrome.storage.local.get(null))).filter((k) => k.startsWith("mcp-tasks-wasm:")).length;
+    const calls = (await log()).filter((e) => e.method === "tools/call").length;
+    const swOk = typeof started.taskId === "string" && wasStopped && journaled === 1 && answer?.results?.length === 1 &&
+      answer.results[0].taskId === started.taskId && outcome?.tag === "ok" && outcome.result.content[0].text === "slept 2500 ms" &&
+      lastOutcome?.tag === "ok" && left === 0 && calls === 1;
+    report("MV3 service worker stopped mid-task (CDP), woken by a message, resumes from extensionStorageJournal",
+      swOk, JSON.stringify({ started, wasStopped, journaled, outcome: outcome?.tag, text: outcome?.result?.content?.[0]?.text, lastOutcome: lastOutcome?.tag, left, calls }));
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
