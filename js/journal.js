@@ -77,6 +77,18 @@ export function extensionStorageJournal(area) {
 
 const isStore = (j) => j !== null && typeof j === "object" && ["get", "put", "delete", "list"].every((f) => typeof j[f] === "function");
 
+let defaultStore;
+/** The store a `journal` value names: the store itself, or for `true` the default — an
+ * `indexedDbJournal()` where IndexedDB exists; `undefined` when there is none. */
+function storeOf(journal) {
+  if (journal === true) {
+    if (typeof globalThis.indexedDB === "undefined") return undefined;
+    return (defaultStore ??= indexedDbJournal());
+  }
+  return isStore(journal) ? journal : undefined;
+}
+const badJournal = (fn) => new TypeError(`${fn}: the journal must have get, put, delete and list (or be true: IndexedDB, where it exists)`);
+
 /** The server a client belongs to (`client.id`), or a TypeError. */
 function serverOf(client, fn) {
   const id = client?.id;
@@ -95,8 +107,9 @@ function expired(entry, now) {
 
 /** The tasks a journal holds that can be resumed (of `server` only, when given); expired ones are
  * dropped from the store. */
-export async function pendingTasks(journal, options) {
-  if (!isStore(journal)) throw new TypeError("pendingTasks: journal must have get, put, delete and list");
+export async function pendingTasks(journalOrTrue, options) {
+  const journal = storeOf(journalOrTrue);
+  if (!journal) throw badJournal("pendingTasks");
   const server = options?.server;
   const now = Date.now();
   const out = [];
@@ -407,23 +420,25 @@ function broadcast(server, taskId, outcome) {
 }
 
 /**
- * Runs `body()` as the one waiter of the task across this origin: under its Web Lock. When another
- * wait holds it, waits for that one's terminal outcome (BroadcastChannel) or for the lock (the holder
- * ended without one, or died), whichever comes first. Without Web Locks, just runs `body()`.
+ * Runs `body(afterOther)` as the one waiter of the task across this origin: under its Web Lock. When
+ * another wait holds it, waits for that one's terminal outcome (BroadcastChannel) or for the lock (the
+ * holder ended without one, or died), whichever comes first; `afterOther` is then true. Without Web
+ * Locks, just runs `body(false)`.
  */
 async function asOneWaiter(server, taskId, signal, body) {
   const locks = globalThis.navigator?.locks;
-  if (typeof locks?.request !== "function") return body();
+  if (typeof locks?.request !== "function") return body(false);
   const name = lockName(server, taskId);
-  const run = async () => {
-    const outcome = await body();
+  const run = async (afterOther) => {
+    const outcome = await body(afterOther);
     broadcast(server, taskId, outcome);
     return outcome;
   };
-  const first = await locks.request(name, { ifAvailable: true }, async (lock) => (lock ? { outcome: await run() } : undefined));
+  const first = await locks.request(name, { ifAvailable: true }, async (lock) => (lock ? { outcome: await run(false) } : undefined));
   if (first) return first.outcome;
   const bc = typeof BroadcastChannel === "function" ? new BroadcastChannel(name) : undefined;
   const quit = new AbortController();
+  let done = false;
   try {
     const heard = new Promise((resolve) => {
       if (bc) bc.onmessage = (e) => resolve(e.data);
@@ -433,11 +448,12 @@ async function asOneWaiter(server, taskId, signal, body) {
       if (signal.aborted) reject(signal.reason);
       signal.addEventListener("abort", () => reject(signal.reason), { once: true });
     });
-    const turn = locks.request(name, { signal: quit.signal }, async () => (quit.signal.aborted ? undefined : { outcome: await run() }));
+    const turn = locks.request(name, { signal: quit.signal }, async () => (done ? undefined : { outcome: await run(true) }));
     turn.catch(nothing);
     const got = await Promise.race([heard.then((outcome) => ({ outcome })), turn, aborted]);
     return got.outcome;
   } finally {
+    done = true;
     quit.abort();
     bc?.close();
   }
@@ -458,19 +474,28 @@ const rejected = (e) => Promise.reject(e);
 export function awaitTask(client, statusOrTaskId, options) {
   const journal = journalOf(options);
   if (journal === undefined) return engineAwaitTask(client, statusOrTaskId, options);
-  if (!isStore(journal)) return rejected(new TypeError("awaitTask: options.journal must have get, put, delete and list"));
+  const store = storeOf(journal);
+  if (!store) return rejected(badJournal("awaitTask"));
   return (async () => {
     const server = serverOf(client, "awaitTask");
     const seed = statusOrTaskId;
     const taskId = typeof seed === "string" ? seed : seed?.taskId;
     if (typeof taskId !== "string" || taskId === "") return engineAwaitTask(client, seed, options); // its TypeError
-    const record = new Record(journal, server, "awaitTask");
-    return asOneWaiter(server, taskId, options.signal, () => settle(record, async () => {
-      await record.open(taskId, undefined, typeof seed === "object" ? seed : undefined);
-      if (record.failed) return record.failed;
-      const opts = { ...engineOptions(record, client, options), answered: record.answered() };
-      return engineAwaitTask(watched(client, record, undefined), seed, opts);
-    }));
+    const record = new Record(store, server, "awaitTask");
+    return asOneWaiter(server, taskId, options.signal, async (afterOther) => {
+      // The wait that held the task ended and its entry is gone: the task ended there. Read its outcome
+      // from the server, without journaling it again (its handlers never run: the task is over).
+      const left = afterOther ? await Promise.resolve().then(() => store.get(keyOf(server, taskId))).catch(() => null) : null;
+      if (left === undefined) {
+        return engineAwaitTask(client, taskId, { ...options, journal: undefined });
+      }
+      return settle(record, async () => {
+        await record.open(taskId, undefined, typeof seed === "object" ? seed : undefined);
+        if (record.failed) return record.failed;
+        const opts = { ...engineOptions(record, client, options), answered: record.answered() };
+        return engineAwaitTask(watched(client, record, undefined), seed, opts);
+      });
+    });
   })();
 }
 
@@ -478,9 +503,10 @@ export function awaitTask(client, statusOrTaskId, options) {
 export function callTool(client, name, args, options) {
   const journal = journalOf(options);
   if (journal === undefined) return engineCallTool(client, name, args, options);
-  if (!isStore(journal)) return rejected(new TypeError("callTool: options.journal must have get, put, delete and list"));
+  const store = storeOf(journal);
+  if (!store) return rejected(badJournal("callTool"));
   return (async () => {
-    const record = new Record(journal, serverOf(client, "callTool"), "callTool");
+    const record = new Record(store, serverOf(client, "callTool"), "callTool");
     try {
       return await settle(record, () => engineCallTool(watched(client, record, name), name, args, engineOptions(record, client, options)));
     } finally {
@@ -494,10 +520,11 @@ export function callTool(client, name, args, options) {
 export function callAndAwait(client, name, args, callOptions, awaitOptions) {
   const journal = journalOf(awaitOptions) ?? journalOf(callOptions);
   if (journal === undefined) return engineCallAndAwait(client, name, args, callOptions, awaitOptions);
-  if (!isStore(journal)) return rejected(new TypeError("callAndAwait: the journal option must have get, put, delete and list"));
+  const store = storeOf(journal);
+  if (!store) return rejected(badJournal("callAndAwait"));
   return (async () => {
     const server = serverOf(client, "callAndAwait");
-    const record = new Record(journal, server, "callAndAwait");
+    const record = new Record(store, server, "callAndAwait");
     try {
       const outcome = await settle(record, () => engineCallAndAwait(
         watched(client, record, name), name, args,

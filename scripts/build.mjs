@@ -118,10 +118,10 @@ export declare function indexedDbJournal(name?: string): Journal;
 /** A journal store in a WebExtension storage area (\`chrome.storage.local\`/\`session\`, \`browser.storage.*\`). */
 export declare function extensionStorageJournal(area: { get(keys: string | null): Promise<Record<string, unknown>>; set(items: Record<string, unknown>): Promise<void>; remove(key: string): Promise<void> }): Journal;
 /** The tasks \`journal\` holds that can be resumed (of \`options.server\` only, when given); expired ones are dropped. */
-export declare function pendingTasks(journal: Journal, options?: { server?: string }): Promise<JournalEntry[]>;
+export declare function pendingTasks(journal: Journal | true, options?: { server?: string }): Promise<JournalEntry[]>;
 /** Awaits every pending task of \`client\`'s server (\`client.id\`) in \`journal\`, each under its Web Lock;
  * \`onOutcome\` reports each outcome as it arrives; the other options are \`awaitTask\`'s. */
-export declare function resumeTasks(client: TasksClient, journal: Journal, options?: Omit<AwaitTaskOptions, "journal" | "answered"> & {
+export declare function resumeTasks(client: TasksClient, journal: Journal | true, options?: Omit<AwaitTaskOptions, "journal" | "answered"> & {
   onOutcome?: (outcome: AwaitTaskOutcome, entry: JournalEntry) => void;
 }): Promise<Array<{ taskId: string; tool: string | null; outcome: AwaitTaskOutcome }>>;
 /** Options of \`portClient\`. */

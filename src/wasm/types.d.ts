@@ -256,8 +256,9 @@ export interface Journal {
 export interface JournalOptions {
   /** Record the task (and the input answered) so the wait can be resumed after a reload, a closed tab
    * or a service-worker restart; the entry is removed at a terminal outcome. A failing store ends the
-   * call with `{tag: "error", error: {kind: "journal", cause: {type: "journal_failed"}}}`. */
-  journal?: Journal;
+   * call with `{tag: "error", error: {kind: "journal", cause: {type: "journal_failed"}}}`. `true`: the
+   * default store, an `indexedDbJournal()` (where IndexedDB exists; elsewhere a `TypeError`). */
+  journal?: Journal | true;
 }
 
 /** Options every function takes. */

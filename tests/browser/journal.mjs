@@ -105,14 +105,14 @@ export async function journalScenarios(browser, site) {
     assert.equal(await count("tasks/update"), 1, "the stored answer went out exactly once");
   });
 
-  await scenario("two tabs resume the same task: one handler call in all, both get the outcome", async (context) => {
+  await scenario("two tabs resume the same task (journal: true, the default IndexedDB store): one handler call in all, both get the outcome", async (context) => {
     const starter = await open(context);
-    const created = await starter.evaluate((url) => window.lib.callTool(window.lib.httpClient(url), "ask", {}, { journal: window.journal }), mcp);
+    const created = await starter.evaluate((url) => window.lib.callTool(window.lib.httpClient(url), "ask", {}, { journal: true }), mcp);
     assert.equal(created.tag, "task");
     await starter.close();
     const [a, b] = [await open(context), await open(context)];
     const resume = (page) => page.evaluate(
-      (url) => window.lib.resumeTasks(window.lib.httpClient(url, { inputHandlers: window.handlers(300) }), window.journal),
+      (url) => window.lib.resumeTasks(window.lib.httpClient(url, { inputHandlers: window.handlers(300) }), true),
       mcp,
     );
     const [ra, rb] = await Promise.all([resume(a), resume(b)]);
@@ -123,7 +123,7 @@ export async function journalScenarios(browser, site) {
     }
     assert.equal(await a.evaluate(() => Number(localStorage.getItem("asked"))), 1, "one handler call across both tabs");
     assert.equal(await count("tasks/update"), 1);
-    assert.deepEqual(await a.evaluate(() => window.lib.pendingTasks(window.journal)), []);
+    assert.deepEqual(await a.evaluate(() => window.lib.pendingTasks(true)), []);
   });
 
   return results;

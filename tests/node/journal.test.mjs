@@ -171,6 +171,8 @@ test("bad journals and clients without an id reject with a TypeError; no journal
     assert.ok((await rejection(callAndAwait(direct, "x", {}, {}, { journal: bad }))) instanceof TypeError);
   }
   assert.ok((await rejection(pendingTasks({}))) instanceof TypeError);
+  const noDefault = await rejection(awaitTask(direct, "t", { journal: true }));
+  assert.ok(noDefault instanceof TypeError && /IndexedDB/.test(noDefault.message), "journal: true needs IndexedDB (Node has none)");
   const revoked = Proxy.revocable({}, {});
   revoked.revoke();
   assert.ok((await rejection(awaitTask(direct, "t", revoked.proxy))) instanceof TypeError, "unreadable options: the engine's TypeError");
