@@ -175,10 +175,9 @@ function trimmed(status) {
  * failure (`failed`, an error outcome), which ends the call.
  */
 class Record {
-  constructor(journal, server, fn) {
+  constructor(journal, server) {
     this.journal = journal;
     this.server = server;
-    this.fn = fn;
     this.entry = undefined;
     this.failed = undefined;
     this.chain = Promise.resolve();
@@ -477,11 +476,11 @@ export function awaitTask(client, statusOrTaskId, options) {
   const store = storeOf(journal);
   if (!store) return rejected(badJournal("awaitTask"));
   return (async () => {
-    const server = serverOf(client, "awaitTask");
+    const server = serverOf(client);
     const seed = statusOrTaskId;
     const taskId = typeof seed === "string" ? seed : seed?.taskId;
     if (typeof taskId !== "string" || taskId === "") return engineAwaitTask(client, seed, options); // its TypeError
-    const record = new Record(store, server, "awaitTask");
+    const record = new Record(store, server);
     return asOneWaiter(server, taskId, options.signal, async (afterOther) => {
       // The wait that held the task ended and its entry is gone: the task ended there. Read its outcome
       // from the server, without journaling it again (its handlers never run: the task is over).
@@ -506,7 +505,7 @@ export function callTool(client, name, args, options) {
   const store = storeOf(journal);
   if (!store) return rejected(badJournal("callTool"));
   return (async () => {
-    const record = new Record(store, serverOf(client, "callTool"), "callTool");
+    const record = new Record(store, serverOf(client, "callTool"));
     try {
       return await settle(record, () => engineCallTool(watched(client, record, name), name, args, engineOptions(record, client, options)));
     } finally {
@@ -523,8 +522,8 @@ export function callAndAwait(client, name, args, callOptions, awaitOptions) {
   const store = storeOf(journal);
   if (!store) return rejected(badJournal("callAndAwait"));
   return (async () => {
-    const server = serverOf(client, "callAndAwait");
-    const record = new Record(store, server, "callAndAwait");
+    const server = serverOf(client);
+    const record = new Record(store, server);
     try {
       const outcome = await settle(record, () => engineCallAndAwait(
         watched(client, record, name), name, args,
