@@ -13,6 +13,9 @@ export const run = (url) => callAndAwait(httpClient(url), "slow", { ms: 300 });
   "ours-direct": `import { directClient, callAndAwait } from "mcp-tasks-wasm";
 export const run = (handler) => callAndAwait(directClient(handler), "slow", { ms: 300 });
 `,
+  "ours-port": `import { portClient, callAndAwait } from "mcp-tasks-wasm";
+export const run = (port) => callAndAwait(portClient(port), "slow", { ms: 300 });
+`,
   // The same app on the official SDK client + ext-tasks. (Against a 2026-07-28 server the session also
   // needs the host's own `rawDispatch` and `v2RequestFraming`, which would add host code: not counted.)
   "theirs-http": `import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"; import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";

@@ -1,7 +1,7 @@
 // The shipped-size figure: what a browser app ships when it imports `httpClient` and `callAndAwait`
 // (an esbuild bundle of a two-line entry, minified, plus the .wasm), gzip -9, from bench/size.mjs.
 // `npm run build` prints it; `npm test` runs it with --check, which fails when the figure is over the
-// ceiling, or when an app that uses only directClient ships the HTTP client.
+// ceiling, or when an app that uses only directClient or portClient ships the HTTP client.
 //
 // The budget of issue 12 is 40 KB. The module is not there yet (see bench/RESULTS.md), so the check
 // fails above CEILING instead: the figure when the check was added, plus a little; it may only come
@@ -25,8 +25,10 @@ console.log(
     `(JS ${kb(app.js.gzip)} + wasm ${kb(s.wasm.gzip)}; raw ${kb(app.total.raw)} KB) — budget ${BUDGET_KB} KB: ` +
     (over <= 0 ? "met" : `not met (${over.toFixed(1)} KB over)`) + `; ceiling ${CEILING_KB} KB`,
 );
-const leaks = [...direct.httpInJs, ...direct.httpInWasm];
-console.log(`directClient-only app: ${kb(direct.total.gzip)} KB gzip; HTTP client in it: ${leaks.length ? leaks.join(", ") : "no"}`);
+const port = s.apps["ours-port"];
+const leaks = [...direct.httpInJs, ...direct.httpInWasm, ...port.httpInJs, ...port.httpInWasm];
+console.log(`directClient-only app: ${kb(direct.total.gzip)} KB gzip, portClient-only app: ${kb(port.total.gzip)} KB gzip; ` +
+  `HTTP client in them: ${leaks.length ? leaks.join(", ") : "no"}`);
 if (process.argv.includes("--check")) {
   const limit = Math.max(BUDGET_KB, CEILING_KB);
   let failed = false;
@@ -35,7 +37,7 @@ if (process.argv.includes("--check")) {
     failed = true;
   }
   if (leaks.length) {
-    console.log("FAIL: an app that uses only directClient ships the HTTP client");
+    console.log("FAIL: an app that uses only directClient or portClient ships the HTTP client");
     failed = true;
   }
   process.exit(failed ? 1 : 0);
