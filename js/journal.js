@@ -182,6 +182,8 @@ class Record {
     this.failed = undefined;
     this.chain = Promise.resolve();
     this.stop = new AbortController();
+    /** What to undo when the call ends (listeners on the caller's signal). */
+    this.cleanups = [];
   }
 
   /** Runs `f` after the writes before it; a failure of the store is recorded (and ends the call). */
@@ -368,12 +370,14 @@ function engineOptions(record, client, options, fallbackSignal) {
     if (onStatus !== undefined) return onStatus(s);
   };
   if (cancelOnAbort === true && signal) {
-    signal.addEventListener("abort", () => {
+    const cancel = () => {
       const taskId = record.entry?.taskId;
       if (taskId === undefined) return;
       const timeoutMs = rest.requestTimeoutMs ?? client.requestTimeoutMs ?? 5000;
       Promise.resolve().then(() => client.request("tasks/cancel", { taskId }, { timeoutMs })).then(nothing, nothing);
-    }, { once: true });
+    };
+    signal.addEventListener("abort", cancel, { once: true });
+    record.cleanups.push(() => signal.removeEventListener("abort", cancel));
   }
   return out;
 }
@@ -387,6 +391,11 @@ async function settle(record, run) {
     if (record.failed) return record.failed;
     throw e;
   } finally {
+    for (const undo of record.cleanups) {
+      try {
+        undo();
+      } catch {}
+    }
     await record.chain;
   }
   if (record.failed) return record.failed;

@@ -177,3 +177,25 @@ test("bad journals and clients without an id reject with a TypeError; no journal
   revoked.revoke();
   assert.ok((await rejection(awaitTask(direct, "t", revoked.proxy))) instanceof TypeError, "unreadable options: the engine's TypeError");
 });
+
+test("cancelOnAbort: the caller's abort during a journaled wait cancels the task; an abort after the outcome sends nothing", async () => {
+  await reset();
+  const client = httpClient(srv.url, { clientCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });
+  const journal = memoryJournal();
+  const ac = new AbortController();
+  const created = await callTool(client, "forever", {}, { journal });
+  setTimeout(() => ac.abort(new Error("stop")), 100);
+  const e = await rejection(awaitTask(client, created.status, { journal, signal: ac.signal, cancelOnAbort: true }));
+  assert.equal(e.message, "stop");
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(count(await log(), "tasks/cancel"), 1);
+  assert.equal((await pendingTasks(journal)).length, 1, "an abort keeps the entry");
+
+  await reset();
+  const later = new AbortController();
+  const done = await callAndAwait(client, "slow", { ms: 50 }, {}, { journal, signal: later.signal, cancelOnAbort: true });
+  assert.equal(done.tag, "ok");
+  later.abort();
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(count(await log(), "tasks/cancel"), 0, "nothing is cancelled after the outcome");
+});
