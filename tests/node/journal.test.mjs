@@ -199,3 +199,31 @@ test("cancelOnAbort: the caller's abort during a journaled wait cancels the task
   await new Promise((r) => setTimeout(r, 100));
   assert.equal(count(await log(), "tasks/cancel"), 0, "nothing is cancelled after the outcome");
 });
+
+test("the created task is stored before anything else happens: a slow store holds the outcome and the first tasks/get", async () => {
+  await reset();
+  const order = [];
+  const inner = memoryJournal();
+  const slow = {
+    ...inner,
+    put: async (key, entry) => {
+      order.push(`put start (${entry.status?.status ?? "no status"})`);
+      await new Promise((r) => setTimeout(r, 150));
+      await inner.put(key, entry);
+      order.push("put done");
+    },
+  };
+  const client = httpClient(srv.url, {
+    fetch: (u, init) => (order.push(JSON.parse(init.body).method), fetch(u, init)),
+  });
+  const created = await callTool(client, "slow", { ms: 50 }, { journal: slow });
+  order.push(`callTool resolved (${created.tag})`);
+  assert.deepEqual(order, ["tools/call", "put start (working)", "put done", "callTool resolved (task)"]);
+
+  order.length = 0;
+  const out = await callAndAwait(client, "slow", { ms: 50 }, {}, { journal: slow, minPollIntervalMs: 10 });
+  assert.equal(out.tag, "ok");
+  // Status writes after that one are not awaited by the wait: only the creation is.
+  assert.deepEqual(order.slice(0, 3), ["tools/call", "put start (working)", "put done"], order.join(" → "));
+  assert.ok(order.indexOf("tasks/get") > 2, order.join(" → "));
+});
