@@ -1,6 +1,6 @@
-//! `directClient(handler)`: an in-process client. `request` calls `handler(method, params, options)`
-//! (the request's options: `{signal, timeoutMs?}`)
-//! (sync or async); a thrown `{code, message, data?}` answers with that JSON-RPC error. `listen` calls
+//! `directClient(handler)`: an in-process client. `request` calls `handler(method, params, options)`,
+//! sync or async, with the request's own options (`{signal, timeoutMs?}`); a thrown
+//! `{code, message, data?}` answers with that JSON-RPC error. `listen` calls
 //! `handler("subscriptions/listen", params, {signal})`, which returns (or resolves to) an async
 //! iterable of notifications. It has no request timeout of its own. Like any MCP client it adds
 //! `_meta["io.modelcontextprotocol/protocolVersion"]` when the params lack it.
