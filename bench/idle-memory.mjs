@@ -4,7 +4,9 @@
 import { directClient, awaitTask, initSync } from "../pkg/node.js";
 const N = 5000;
 const exportsObj = initSync(); // returns the instance exports
-const mem = () => exportsObj.memory.buffer.byteLength;
+// The module's exports have one-letter names (scripts/build.mjs): find its memory by type.
+const memory = Object.values(exportsObj).find((v) => v instanceof WebAssembly.Memory);
+const mem = () => memory.buffer.byteLength;
 const tasks = new Map();
 const client = directClient((method, params) => {
   const id = params.taskId;

@@ -43,7 +43,9 @@ async function load() {
   if (kind === "ours") {
     const mod = await importWithRetry(OURS);
     const wasm = mod.initSync(); // already initialised on import: returns the instance's exports
-    return { mod, wasmBytes: () => wasm.memory.buffer.byteLength };
+    // The module's exports have one-letter names (scripts/build.mjs): find its memory by type.
+    const memory = Object.values(wasm).find((v) => v instanceof WebAssembly.Memory);
+    return { mod, wasmBytes: () => memory.buffer.byteLength };
   }
   return { mod: await importWithRetry(THEIRS), wasmBytes: () => 0 };
 }

@@ -16,7 +16,8 @@ let keep = null;
 function mem() {
   gc();
   gc();
-  return { heap: performance.memory.usedJSHeapSize, wasm: wasm ? wasm.memory.buffer.byteLength : 0 };
+  const memory = wasm && Object.values(wasm).find((v) => v instanceof WebAssembly.Memory); // exports have one-letter names
+  return { heap: performance.memory.usedJSHeapSize, wasm: memory ? memory.buffer.byteLength : 0 };
 }
 
 window.bench = {

@@ -52,10 +52,10 @@ if (!fresh || process.argv.includes("--force")) {
   ]);
   // npm binaryen's wasm-opt, never one from PATH (Debian's v108 silently breaks wasm-bindgen output).
   const wasmOpt = join(root, "node_modules/.bin/wasm-opt");
-  run(wasmOpt, [
-    "-Oz", "--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
-    "--enable-nontrapping-float-to-int", "--enable-mutable-globals", wasmOut, "-o", wasmOut,
-  ]);
+  const features = ["--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
+    "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
+  run(wasmOpt, ["-Oz", ...features, wasmOut, "-o", wasmOut]);
+  shortenNames(wasmOpt, features);
   // The glue is shipped minified (names of the wasm imports are object keys and survive), with the
   // shell's JS side (src/wasm/rt.js, emitted as a wasm-bindgen snippet) bundled into it.
   run(join(root, "node_modules/.bin/esbuild"), [glue, "--bundle", "--minify", "--format=esm", "--log-level=warning", `--outfile=${glue}`, "--allow-overwrite"]);
@@ -64,6 +64,44 @@ if (!fresh || process.argv.includes("--force")) {
   writeEntryDeclarations();
 } else {
   console.log("pkg/ is up to date");
+}
+
+/**
+ * Renames the module's imports and exports to one-letter names (wasm-opt's
+ * --minify-imports-and-exports-and-modules, which prints the mapping) and rewrites the glue to match:
+ * wasm-bindgen's names (`__wbg_<name>_<hash>`, one module path per import) otherwise ship twice, in the
+ * .wasm and as keys of the glue's import object. The glue's import objects are merged into one module
+ * "a" under the short names; every `wasm.<export>` becomes `wasm.<short>`.
+ */
+function shortenNames(wasmOpt, features) {
+  const out = execFileSync(wasmOpt, [...features, "--minify-imports-and-exports-and-modules", wasmOut, "-o", wasmOut], { encoding: "utf8" });
+  const map = JSON.parse(out.slice(out.indexOf("{")));
+  let js = readFileSync(glue, "utf8");
+  const fail = (what) => { throw new Error(`shortenNames: ${what} not found in the glue`); };
+  // import0 is the glue's own object literal: rename its keys in place.
+  const objects = {}; // module path → the glue variable holding its import object
+  for (const m of js.matchAll(/^\s+"([^"]+)": (import\d+),$/gm)) objects[m[1]] = m[2];
+  const entries = [];
+  for (const [module, name, short] of map.imports) {
+    const holder = objects[module] ?? fail(`import module ${module}`);
+    if (holder === "import0") {
+      const key = new RegExp(`^(\\s+)${name}: function`, "m");
+      if (!key.test(js)) fail(`import ${name}`);
+      js = js.replace(key, `$1${JSON.stringify(short)}: function`);
+      entries.push(`...import0`);
+    } else {
+      entries.push(`${JSON.stringify(short)}: ${holder}.${name}`);
+    }
+  }
+  const start = js.indexOf("    return {\n        __proto__: null,\n        \"./");
+  if (start < 0) fail("the returned import object");
+  const end = js.indexOf("};", start) + 2;
+  js = js.slice(0, start) + `    return { a: { __proto__: null, ${[...new Set(entries)].join(", ")} } };` + js.slice(end);
+  for (const [name, short] of map.exports) {
+    js = js.replace(new RegExp(`\\bwasm\\.${name}\\b`, "g"), `wasm.${short}`);
+  }
+  if (/\bwasm\.__wbindgen_/.test(js)) fail("every export renamed");
+  writeFileSync(glue, js);
 }
 
 /**

@@ -11,8 +11,9 @@ import { measureSizes } from "../bench/size.mjs";
 
 /** The target, KiB gzip. */
 export const BUDGET_KB = 40;
-/** What `--check` enforces today, KiB gzip (the figure was 68.6 when the check was added). */
-export const CEILING_KB = 70;
+/** What `--check` enforces today, KiB gzip (the figure was 68.6 when the check was added, 66.4 since
+ * the import and export names are shortened). */
+export const CEILING_KB = 68;
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
