@@ -56,8 +56,8 @@ if (!fresh || process.argv.includes("--force")) {
     "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
   run(wasmOpt, ["-Oz", ...features, wasmOut, "-o", wasmOut]);
   shortenNames(wasmOpt, features);
-  // The glue is shipped minified (names of the wasm imports are object keys and survive), with the
-  // shell's JS side (src/wasm/rt.js, emitted as a wasm-bindgen snippet) bundled into it.
+  // The glue is shipped minified, with the shell's JS side (src/wasm/rt.js, emitted as a wasm-bindgen
+  // snippet) bundled into it.
   run(join(root, "node_modules/.bin/esbuild"), [glue, "--bundle", "--minify", "--format=esm", "--log-level=warning", `--outfile=${glue}`, "--allow-overwrite"]);
   rmSync(join(pkg, "snippets"), { recursive: true, force: true });
   for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
