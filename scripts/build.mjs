@@ -43,7 +43,7 @@ if (!fresh || process.argv.includes("--force")) {
   if (have !== want) {
     throw new Error(`wasm-bindgen CLI ${have} does not match the crate's ${want}: cargo install wasm-bindgen-cli --version ${want}`);
   }
-  run("cargo", ["build", "--release", "--lib", "--target", "wasm32-unknown-unknown"]);
+  buildWasm();
   mkdirSync(pkg, { recursive: true });
   run("wasm-bindgen", [
     "--target", "web", "--out-dir", pkg, "--out-name", "mcp_tasks_wasm",
@@ -64,6 +64,35 @@ if (!fresh || process.argv.includes("--force")) {
   writeEntryDeclarations();
 } else {
   console.log("pkg/ is up to date");
+}
+
+/**
+ * Builds the release wasm with the nightly toolchain, rebuilding the standard library for it
+ * (`-Z build-std`) with `-C panic=immediate-abort`: a panic becomes a bare trap, so neither the
+ * panic machinery nor the `core::fmt` code it pulls in ships (−3.7 KB gzip, measured). The library
+ * never panics by design (clippy denies unwrap/expect/panic/indexing), so nothing a user can see
+ * changes. `scripts/setup.sh` installs nightly and its `rust-src`; without them the build falls
+ * back to stable, says so, and the size budget in `npm test` reports the bigger module.
+ */
+function buildWasm() {
+  const args = ["build", "--release", "--lib", "--target", "wasm32-unknown-unknown"];
+  let nightly = false;
+  try {
+    const sysroot = execFileSync("rustc", ["+nightly", "--print", "sysroot"], { encoding: "utf8" }).trim();
+    nightly = existsSync(join(sysroot, "lib/rustlib/src/rust/library/std"));
+  } catch {
+    nightly = false;
+  }
+  if (!nightly) {
+    console.warn("build: no nightly toolchain with rust-src (bash scripts/setup.sh installs them): building with stable, a bigger module");
+    run("cargo", args);
+    return;
+  }
+  execFileSync("cargo", ["+nightly", ...args, "-Z", "build-std=std,panic_abort"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, RUSTFLAGS: "-Zunstable-options -Cpanic=immediate-abort" },
+  });
 }
 
 /**

@@ -12,8 +12,8 @@ import { measureSizes } from "../bench/size.mjs";
 /** The target, KiB gzip. */
 export const BUDGET_KB = 40;
 /** What `--check` enforces today, KiB gzip (the figure was 68.6 when the check was added, 66.4 since
- * the import and export names are shortened). */
-export const CEILING_KB = 68;
+ * the import and export names are shortened, 62.6 since std is rebuilt with panic=immediate-abort). */
+export const CEILING_KB = 64;
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
