@@ -6,14 +6,17 @@
 // The budget of issue 12 is 40 KB. The module is not there yet (see bench/RESULTS.md), so the check
 // fails above CEILING instead: the figure when the check was added, plus a little; it may only come
 // down. Lower it whenever the size drops; at BUDGET it becomes the budget.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureSizes } from "../bench/size.mjs";
 
 /** The target, KiB gzip. */
 export const BUDGET_KB = 40;
 /** What `--check` enforces today, KiB gzip (the figure was 68.6 when the check was added, 66.4 since
- * the import and export names are shortened, 62.6 since std is rebuilt with panic=immediate-abort). */
-export const CEILING_KB = 64;
+ * the import and export names are shortened, 62.6 since std is rebuilt with panic=immediate-abort, 60.4
+ * since no message is built with core::fmt). */
+export const CEILING_KB = 62;
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
@@ -35,6 +38,14 @@ if (process.argv.includes("--check")) {
   let failed = false;
   if (app.total.gzip > limit * 1024) {
     console.log(`FAIL: ${kb(app.total.gzip)} KB gzip is over the ceiling of ${limit} KB`);
+    failed = true;
+  }
+  // cargo's output still has its function names (the shipped copy does not): a `core::fmt` symbol means
+  // a format!/to_string/Display crept back into library code (≈ 2 KB gzip) or the build fell back to
+  // stable (panic messages).
+  const cargoWasm = join(process.env.CARGO_TARGET_DIR || join(root, "target"), "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm");
+  if (existsSync(cargoWasm) && readFileSync(cargoWasm).includes("4core3fmt")) {
+    console.log(`FAIL: core::fmt is linked into the module (${cargoWasm}): build messages with concat and text::decimal`);
     failed = true;
   }
   if (leaks.length) {

@@ -11,6 +11,7 @@
 //!   outcome; tested natively on simulated time.
 //! - `wasm` (wasm32 only): the thin shell that runs the machines against JS clients, timers and
 //!   signals, and exports the JS API.
+//! - [`text`]: message text without `core::fmt` (numbers in decimal).
 //! - [`transport`]: the ready clients (Streamable HTTP over fetch, the SDK-transport adapter, direct
 //!   in-process; wasm32 only) and their pure parts, compiled everywhere (the SSE parser, the routing
 //!   header rules).
@@ -21,6 +22,7 @@
 pub mod engine;
 pub mod json;
 pub mod proto;
+pub mod text;
 
 pub mod transport;
 #[cfg(target_arch = "wasm32")]

@@ -2,6 +2,7 @@
 
 use crate::json::Json;
 use crate::proto::rpc::{describe_failure, RpcError};
+use crate::text::decimal;
 
 /// Code of a wait or request that ran out of time (local, as in the official SDKs' RequestTimeout).
 pub const CODE_TIMEOUT: i64 = -32001;
@@ -150,7 +151,7 @@ impl<J: Json> Failure<J> {
         }
         Self {
             code: CODE_TRANSPORT,
-            message: format!("{method} failed: {}", describe_failure(&error)),
+            message: [method, " failed: ", describe_failure(&error).as_ref()].concat(),
             data: Some(J::object(data)),
             kind: ErrorKind::Transport,
             cause: Some(Cause::RequestFailed { method, error }),
@@ -171,10 +172,10 @@ impl<J: Json> Failure<J> {
     /// The call ran out of `timeout_ms`; `subject` names what was waited for (e.g. `("taskId", id)`).
     pub fn timeout(subject: (&str, &str), timeout_ms: u64, status: Option<J>) -> Self {
         let (key, value) = subject;
-        let what = if key == "taskId" { format!("task {value}") } else { format!("tool {value}") };
+        let what = if key == "taskId" { ["task ", value].concat() } else { ["tool ", value].concat() };
         Self {
             code: CODE_TIMEOUT,
-            message: format!("timed out after {timeout_ms} ms waiting for {what}"),
+            message: ["timed out after ", &decimal(timeout_ms), " ms waiting for ", &what].concat(),
             data: Some(J::object(vec![(key, J::string(value)), ("timeoutMs", J::number(timeout_ms as f64))])),
             kind: ErrorKind::Transport,
             cause: Some(Cause::Timeout { status }),
@@ -186,7 +187,7 @@ impl<J: Json> Failure<J> {
         let (key, value) = subject;
         Self {
             code: CODE_TIMEOUT,
-            message: format!("{method} got no answer within {timeout_ms} ms (requestTimeoutMs)"),
+            message: [method, " got no answer within ", &decimal(timeout_ms), " ms (requestTimeoutMs)"].concat(),
             data: Some(J::object(vec![
                 (key, J::string(value)),
                 ("method", J::string(method)),
@@ -211,7 +212,7 @@ impl<J: Json> Failure<J> {
     /// An input handler (key `Some`) or the input function (key `None`) failed for `reason`.
     pub fn input_handler(key: Option<String>, reason: J, status: J) -> Self {
         let message = match &key {
-            Some(k) => format!("the input handler for \"{k}\" did not answer"),
+            Some(k) => ["the input handler for \"", k.as_str(), "\" did not answer"].concat(),
             None => "the input function did not answer".to_owned(),
         };
         Self {

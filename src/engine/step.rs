@@ -64,7 +64,9 @@ impl<J: Json> Step<J> {
             Reply::Result(v) if method == "tasks/get" => match read_task(&v, Source::Get) {
                 Ok(view) if view.task_id == self.task_id => Outcome::Status(view.object),
                 Ok(view) => {
-                    let m = format!("tasks/get for task {} answered with task {}", self.task_id, view.task_id);
+                    let m =
+                        ["tasks/get for task ", self.task_id.as_str(), " answered with task ", view.task_id.as_str()]
+                            .concat();
                     Outcome::Error(Failure::protocol(method, m, v))
                 }
                 Err(m) => Outcome::Error(Failure::protocol(method, m, v)),
@@ -72,7 +74,7 @@ impl<J: Json> Step<J> {
             Reply::Result(v) if v.is_object() => Outcome::Ack,
             Reply::Result(v) => Outcome::Error(Failure::protocol(
                 method,
-                format!("{method} answered with a result that is not an object"),
+                [method, " answered with a result that is not an object"].concat(),
                 v,
             )),
             Reply::RpcError(e) => Outcome::Error(Failure::rpc(method, e)),

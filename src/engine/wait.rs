@@ -226,20 +226,23 @@ impl<J: Json> Wait<J> {
             TaskState::Completed => match &view.result {
                 Some(r) if r.is_object() => self.finish(Finish::Resolve(Outcome::Result(r.clone()))),
                 Some(_) => self.fail(protocol(
-                    format!("task {} completed with a result that is not an object", self.task_id),
+                    ["task ", self.task_id.as_str(), " completed with a result that is not an object"].concat(),
                     status,
                 )),
                 None if from_seed => {} // a seed without its payload: read at once
-                None => self.fail(protocol(format!("task {} completed without a result", self.task_id), status)),
+                None => self
+                    .fail(protocol(["task ", self.task_id.as_str(), " completed without a result"].concat(), status)),
             },
             TaskState::Failed => match view.error.as_ref().map(read_rpc_error) {
                 Some(Some(e)) => self.fail(Failure::task_failed(e, status)),
                 Some(None) => self.fail(protocol(
-                    format!("task {} failed with an error that is not a JSON-RPC error", self.task_id),
+                    ["task ", self.task_id.as_str(), " failed with an error that is not a JSON-RPC error"].concat(),
                     status,
                 )),
                 None if from_seed => {}
-                None => self.fail(protocol(format!("task {} failed without an error", self.task_id), status)),
+                None => {
+                    self.fail(protocol(["task ", self.task_id.as_str(), " failed without an error"].concat(), status))
+                }
             },
             TaskState::Cancelled => self.finish(Finish::Resolve(Outcome::Cancelled(status))),
             TaskState::InputRequired | TaskState::Working => {
@@ -374,7 +377,13 @@ impl<J: Json> Wait<J> {
                 match read_task(&v, Source::Get) {
                     Err(m) => self.fail(Failure::protocol("tasks/get", m, v)),
                     Ok(view) if view.task_id != self.task_id => {
-                        let m = format!("tasks/get for task {} answered with task {}", self.task_id, view.task_id);
+                        let m = [
+                            "tasks/get for task ",
+                            self.task_id.as_str(),
+                            " answered with task ",
+                            view.task_id.as_str(),
+                        ]
+                        .concat();
                         self.fail(Failure::protocol("tasks/get", m, v));
                     }
                     Ok(view) => {

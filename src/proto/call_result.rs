@@ -41,9 +41,9 @@ pub fn read_call_result<J: Json>(value: J) -> Result<CallReply<J>, String> {
         None | Some("complete") => Ok(CallReply::Complete(value)),
         Some("task") => read_task(&value, Source::Created)
             .map(CallReply::Task)
-            .map_err(|e| format!("tools/call answered with an invalid CreateTaskResult: {e}")),
+            .map_err(|e| ["tools/call answered with an invalid CreateTaskResult: ", e.as_str()].concat()),
         Some("input_required") => read_mrtr(&value).map(CallReply::InputRequired),
-        Some(other) => Err(format!("tools/call answered with unknown resultType \"{other}\"")),
+        Some(other) => Err(["tools/call answered with unknown resultType \"", other, "\""].concat()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Input requests (`inputRequests` entries) and the checks on the answers sent back for them.
 
 use crate::json::{Json, Kind};
+use crate::text::decimal;
 
 /// Which application handler answers a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,7 +149,12 @@ pub fn check_elicit_result<J: Json>(v: &J) -> Result<(), String> {
                 _ => false,
             };
             if !ok {
-                return Err(format!("an elicitation result's content field \"{k}\" must be a string, number, boolean or array of strings"));
+                return Err([
+                    "an elicitation result's content field \"",
+                    k.as_ref(),
+                    "\" must be a string, number, boolean or array of strings",
+                ]
+                .concat());
             }
         }
     }
@@ -185,10 +191,10 @@ pub fn check_list_roots_result<J: Json>(v: &J) -> Result<(), String> {
     for (i, root) in roots.iter().enumerate() {
         let uri_ok = root.get_str("uri").is_some_and(|u| u.starts_with("file://"));
         if !root.is_object() || !uri_ok {
-            return Err(format!("roots[{i}] needs a uri that starts with file://"));
+            return Err(["roots[", &decimal(i as u64), "] needs a uri that starts with file://"].concat());
         }
         if root.get("name").is_some_and(|n| n.kind() != Kind::String) {
-            return Err(format!("roots[{i}].name must be a string"));
+            return Err(["roots[", &decimal(i as u64), "].name must be a string"].concat());
         }
     }
     Ok(())

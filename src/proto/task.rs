@@ -102,7 +102,7 @@ pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, Stri
             None => {}
             Some(rt) => match rt.as_str().as_deref() {
                 Some("complete" | "task") => {}
-                Some(other) => return Err(format!("tasks/get answered with resultType \"{other}\"")),
+                Some(other) => return Err(["tasks/get answered with resultType \"", other, "\""].concat()),
                 None => return Err("tasks/get answered with a resultType that is not a string".to_owned()),
             },
         }
@@ -115,17 +115,18 @@ pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, Stri
         },
     };
     let state = match value.get_str("status") {
-        None => return Err(format!("task {task_id} has no status")),
-        Some(s) => TaskState::parse(&s).ok_or_else(|| format!("task {task_id} has an unknown status \"{s}\""))?,
+        None => return Err(["task ", task_id.as_str(), " has no status"].concat()),
+        Some(s) => TaskState::parse(&s)
+            .ok_or_else(|| ["task ", task_id.as_str(), " has an unknown status \"", s.as_str(), "\""].concat())?,
     };
     let input_requests = match value.get("inputRequests") {
         None => None,
         Some(r) if r.kind() == Kind::Null => None,
         Some(r) if r.is_object() => match r.entries() {
             Some(e) => Some(e),
-            None => return Err(format!("task {task_id} has inputRequests that cannot be read")),
+            None => return Err(["task ", task_id.as_str(), " has inputRequests that cannot be read"].concat()),
         },
-        Some(_) => return Err(format!("task {task_id} has inputRequests that are not an object")),
+        Some(_) => return Err(["task ", task_id.as_str(), " has inputRequests that are not an object"].concat()),
     };
     let object = J::object(TASK_FIELDS.iter().filter_map(|&k| value.get(k).map(|v| (k, v))).collect());
     Ok(TaskView {

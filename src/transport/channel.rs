@@ -14,6 +14,7 @@
 
 use crate::json::Json;
 use crate::proto::META_SUBSCRIPTION_ID;
+use crate::text::decimal;
 
 /// What an arriving message is for.
 #[derive(Clone, Debug, PartialEq)]
@@ -212,20 +213,6 @@ fn message<J: Json>(id: J, method: &str, params: J) -> J {
     J::object(vec![("jsonrpc", J::string("2.0")), ("id", id), ("method", J::string(method)), ("params", params)])
 }
 
-/// `n` in decimal (without `core::fmt`, which the shipped module avoids where it can).
-pub fn decimal(n: u64) -> String {
-    let mut digits = Vec::new();
-    let mut n = n;
-    loop {
-        digits.push(b'0' + (n % 10) as u8);
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    digits.iter().rev().map(|d| char::from(*d)).collect()
-}
-
 /// A decimal whole number (ASCII digits only, no sign, at most 19 digits).
 fn parse_decimal(s: &str) -> Option<u64> {
     if s.is_empty() || s.len() > 19 || !s.bytes().all(|b| b.is_ascii_digit()) {
@@ -345,8 +332,6 @@ mod tests {
         let (b, _) = ch.request("ping", json!({}));
         let n: Value = ch.cancel(b, "gone").unwrap();
         assert_eq!(n["params"]["requestId"], json!("mtw-2"));
-        assert_eq!(super::decimal(0), "0");
-        assert_eq!(super::decimal(1_234_567_890_123), "1234567890123");
     }
 
     #[test]

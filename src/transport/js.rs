@@ -4,9 +4,9 @@
 //! wiring (`Abort`: the caller's signal and a timeout, on gloo-timers like every timer of the
 //! module), and async-iterator steps.
 
-use super::channel::decimal;
 use crate::json::{Json, Kind};
 use crate::proto::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION};
+use crate::text::decimal;
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Object, Reflect, Symbol};
 use std::cell::Cell;

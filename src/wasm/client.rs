@@ -99,7 +99,7 @@ impl Opts {
         } else if value.kind() == Kind::Object {
             Ok(Self(value))
         } else {
-            Err(format!("{what} must be an object"))
+            Err([what, " must be an object"].concat())
         }
     }
 
@@ -129,7 +129,7 @@ impl Opts {
     pub fn flag(&self, key: &str) -> Result<bool, String> {
         match self.0.get(key) {
             None => Ok(false),
-            Some(v) => v.as_bool().ok_or_else(|| format!("{key} must be a boolean")),
+            Some(v) => v.as_bool().ok_or_else(|| [key, " must be a boolean"].concat()),
         }
     }
 
@@ -189,7 +189,7 @@ impl Opts {
 fn function(obj: &JsValue, key: &str) -> Result<Option<Function>, String> {
     match obj.get(key) {
         None => Ok(None),
-        Some(v) => v.dyn_into::<Function>().map(Some).map_err(|_| format!("{key} must be a function")),
+        Some(v) => v.dyn_into::<Function>().map(Some).map_err(|_| [key, " must be a function"].concat()),
     }
 }
 
@@ -201,7 +201,7 @@ fn millis(obj: &JsValue, key: &str, default: Option<u64>) -> Result<Option<u64>,
         Some(v) => match v.as_f64() {
             Some(n) if n == f64::INFINITY => Ok(None),
             Some(n) if n >= 0.0 && n.is_finite() => Ok(Some(n.ceil() as u64)),
-            _ => Err(format!("{key} must be a non-negative number of milliseconds (or Infinity)")),
+            _ => Err([key, " must be a non-negative number of milliseconds (or Infinity)"].concat()),
         },
     }
 }
