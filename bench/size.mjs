@@ -10,6 +10,11 @@ const APPS = {
   "ours-http": `import { httpClient, callAndAwait } from "mcp-tasks-wasm";
 export const run = (url) => callAndAwait(httpClient(url), "slow", { ms: 300 });
 `,
+  // The same app as a page that works: the browser entry needs `await init()` before the first call,
+  // and the two-line app above never calls it, so its bundle leaves out the glue's instantiation code.
+  "ours-http-init": `import init, { httpClient, callAndAwait } from "mcp-tasks-wasm";
+export const run = async (url) => { await init(); return callAndAwait(httpClient(url), "slow", { ms: 300 }); };
+`,
   "ours-direct": `import { directClient, callAndAwait } from "mcp-tasks-wasm";
 export const run = (handler) => callAndAwait(directClient(handler), "slow", { ms: 300 });
 `,
