@@ -205,7 +205,11 @@ if (task === "polls") {
   let wasmDuring = 0;
   let refsDuring = null;
   // ours: the JS values the wasm side holds (wasm-bindgen's externref table; freed slots hold null).
-  const table = kind === "ours" ? mod.initSync().__wbindgen_externrefs : null;
+  // The exports have one-letter names: the externref table is the table whose slot 1026 holds `true`
+  // (wasm-bindgen's glue seeds slots 1024..1027 with undefined, null, true, false).
+  const table = kind === "ours"
+    ? Object.values(mod.initSync()).find((v) => v instanceof WebAssembly.Table && v.length > 1027 && (() => { try { return v.get(1026) === true; } catch { return false; } })())
+    : null;
   const externrefs = () => {
     if (table === null) return null;
     const kinds = {};
