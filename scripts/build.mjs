@@ -33,9 +33,17 @@ function lockedBindgenVersion() {
   return m[1];
 }
 
+// `--demo` (what `npm start` runs): any up-to-date pkg/ will do, else a quick stable build (rebuilding
+// std for the size build takes a fresh clone about a minute more; the demo does not need the smallest
+// module). Without it, pkg/ is fresh only if it was built the size way (nightly) when nightly is here.
+const demo = process.argv.includes("--demo");
+const nightly = !demo && hasNightly();
+const toolchainMark = join(target, "pkg-toolchain");
+const builtWith = existsSync(toolchainMark) ? readFileSync(toolchainMark, "utf8") : "";
 const inputs = ["src", "js", "Cargo.toml", "Cargo.lock", "scripts/build.mjs"].map((p) => join(root, p));
 const fresh = existsSync(wasmOut) && [...entries, ...declarations].every((e) => existsSync(join(pkg, e))) &&
-  statSync(wasmOut).mtimeMs > Math.max(...inputs.map(newest));
+  statSync(wasmOut).mtimeMs > Math.max(...inputs.map(newest)) &&
+  (demo || builtWith === `${nightly ? "nightly" : "stable"} ${pkg}`);
 
 if (!fresh || process.argv.includes("--force")) {
   const want = lockedBindgenVersion();
@@ -43,7 +51,7 @@ if (!fresh || process.argv.includes("--force")) {
   if (have !== want) {
     throw new Error(`wasm-bindgen CLI ${have} does not match the crate's ${want}: cargo install wasm-bindgen-cli --version ${want}`);
   }
-  buildWasm();
+  buildWasm(nightly);
   mkdirSync(pkg, { recursive: true });
   run("wasm-bindgen", [
     "--target", "web", "--out-dir", pkg, "--out-name", "mcp_tasks_wasm",
@@ -62,8 +70,19 @@ if (!fresh || process.argv.includes("--force")) {
   rmSync(join(pkg, "snippets"), { recursive: true, force: true });
   for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
   writeEntryDeclarations();
+  writeFileSync(toolchainMark, `${nightly ? "nightly" : "stable"} ${pkg}`);
 } else {
   console.log("pkg/ is up to date");
+}
+
+/** Whether the nightly toolchain and its standard-library sources are installed. */
+function hasNightly() {
+  try {
+    const sysroot = execFileSync("rustc", ["+nightly", "--print", "sysroot"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return existsSync(join(sysroot, "lib/rustlib/src/rust/library/std"));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -72,20 +91,13 @@ if (!fresh || process.argv.includes("--force")) {
  * panic machinery nor the `core::fmt` code it pulls in ships (−3.7 KB gzip, measured), and with
  * `-Z location-detail=none`, so no source paths and line numbers do (−0.8 KB gzip). The library
  * never panics by design (clippy denies unwrap/expect/panic/indexing), so nothing a user can see
- * changes. `scripts/setup.sh` installs nightly and its `rust-src`; without them the build falls
- * back to stable, says so, and the size budget in `npm test` reports the bigger module.
+ * changes. `scripts/setup.sh` installs nightly and its `rust-src`; without them (or with `--demo`)
+ * the build uses stable, and the size budget in `npm test` reports the bigger module.
  */
-function buildWasm() {
+function buildWasm(nightly) {
   const args = ["build", "--release", "--lib", "--target", "wasm32-unknown-unknown"];
-  let nightly = false;
-  try {
-    const sysroot = execFileSync("rustc", ["+nightly", "--print", "sysroot"], { encoding: "utf8" }).trim();
-    nightly = existsSync(join(sysroot, "lib/rustlib/src/rust/library/std"));
-  } catch {
-    nightly = false;
-  }
   if (!nightly) {
-    console.warn("build: no nightly toolchain with rust-src (bash scripts/setup.sh installs them): building with stable, a bigger module");
+    if (!demo) console.warn("build: no nightly toolchain with rust-src (bash scripts/setup.sh installs them): building with stable, a bigger module");
     run("cargo", args);
     return;
   }

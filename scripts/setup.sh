@@ -2,8 +2,8 @@
 # Installs what building and testing need and this machine lacks; each step is skipped when already
 # done, so a warm run takes a moment. Used by .ci/run, and by `npm test` / `npm start` on a fresh clone.
 # `--demo` (what `npm start` runs) installs only what building and serving the demo needs: the wasm
-# target, wasm-bindgen-cli, nightly with rust-src (the shipped wasm is built with it) and the npm
-# packages — no cargo-fuzz or Chromium.
+# target, wasm-bindgen-cli and the npm packages — no nightly toolchain (the demo is built with stable:
+# `build.mjs --demo`), cargo-fuzz or Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -22,19 +22,19 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "$want" --locked || cargo install wasm-bindgen-cli --version "$want"
 fi
 
-# The nightly toolchain and its standard-library sources: scripts/build.mjs rebuilds std with
-# `-C panic=immediate-abort` for the shipped wasm (no panic machinery, no core::fmt in it).
-if ! rustup toolchain list | grep -q '^nightly'; then
-  echo "setup: installing the nightly toolchain"
-  rustup toolchain install nightly --profile minimal --target wasm32-unknown-unknown || echo "setup: no nightly toolchain: the build falls back to stable (a bigger wasm)"
-fi
-if rustup toolchain list | grep -q '^nightly'; then
-  rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src' ||
-    rustup component add rust-src --toolchain nightly || echo "setup: no rust-src for nightly: the build falls back to stable (a bigger wasm)"
-fi
-
-# Test-only tools (not for `npm start`).
+# The size build's toolchain and the test-only tools (not for `npm start`).
 if [ "$DEMO" = 0 ]; then
+  # The nightly toolchain and its standard-library sources: scripts/build.mjs rebuilds std with
+  # `-C panic=immediate-abort` for the shipped wasm (no panic machinery, no core::fmt in it).
+  if ! rustup toolchain list | grep -q '^nightly'; then
+    echo "setup: installing the nightly toolchain"
+    rustup toolchain install nightly --profile minimal --target wasm32-unknown-unknown || echo "setup: no nightly toolchain: the build falls back to stable (a bigger wasm)"
+  fi
+  if rustup toolchain list | grep -q '^nightly'; then
+    rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src' ||
+      rustup component add rust-src --toolchain nightly || echo "setup: no rust-src for nightly: the build falls back to stable (a bigger wasm)"
+  fi
+
   # cargo-fuzz (the short fuzz run of `npm test` needs it and the nightly toolchain these machines have).
   if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "setup: installing cargo-fuzz"

@@ -1,12 +1,12 @@
 // `npm start`: installs only what the demo needs (scripts/setup.sh --demo: no Chromium, no fuzzer),
-// builds what is missing, then serves the demo (www/) together with the project's own
+// builds what is missing (`build.mjs --demo`: with stable, quicker than the size build), then serves the demo (www/) together with the project's own
 // Tasks test server (the page's default MCP endpoint, same origin) and prints the URL.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startHttpServer } from "../tests/server/http.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-for (const [cmd, args] of [["bash", ["scripts/setup.sh", "--demo"]], ["node", ["scripts/build.mjs"]]]) {
+for (const [cmd, args] of [["bash", ["scripts/setup.sh", "--demo"]], ["node", ["scripts/build.mjs", "--demo"]]]) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
