@@ -16,8 +16,8 @@ const glue = join(pkg, "mcp_tasks_wasm.js");
 const entries = ["index.js", "node.js", "errors.js", "http.js", "journal.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
 const declarations = ["index.d.ts", "node.d.ts"];
 
-function run(cmd, args) {
-  execFileSync(cmd, args, { cwd: root, stdio: "inherit" });
+function run(cmd, args, env = process.env) {
+  execFileSync(cmd, args, { cwd: root, stdio: "inherit", env });
 }
 
 function newest(path) {
@@ -39,17 +39,21 @@ function lockedBindgenVersion() {
 const demo = process.argv.includes("--demo");
 const nightly = !demo && hasNightly();
 const toolchainMark = join(target, "pkg-toolchain");
+const mark = `${nightly ? "nightly" : "stable"} ${pkg}`;
 const builtWith = existsSync(toolchainMark) ? readFileSync(toolchainMark, "utf8") : "";
 const inputs = ["src", "js", "Cargo.toml", "Cargo.lock", "scripts/build.mjs"].map((p) => join(root, p));
 const fresh = existsSync(wasmOut) && [...entries, ...declarations].every((e) => existsSync(join(pkg, e))) &&
   statSync(wasmOut).mtimeMs > Math.max(...inputs.map(newest)) &&
-  (demo || builtWith === `${nightly ? "nightly" : "stable"} ${pkg}`);
+  (demo || builtWith === mark);
 
 if (!fresh || process.argv.includes("--force")) {
   const want = lockedBindgenVersion();
   const have = execFileSync("wasm-bindgen", ["--version"], { encoding: "utf8" }).trim().split(" ")[1];
   if (have !== want) {
     throw new Error(`wasm-bindgen CLI ${have} does not match the crate's ${want}: cargo install wasm-bindgen-cli --version ${want}`);
+  }
+  if (!nightly && !demo) {
+    console.warn("build: no nightly toolchain with rust-src (bash scripts/setup.sh installs them): building with stable, a bigger module");
   }
   buildWasm(nightly);
   mkdirSync(pkg, { recursive: true });
@@ -70,7 +74,7 @@ if (!fresh || process.argv.includes("--force")) {
   rmSync(join(pkg, "snippets"), { recursive: true, force: true });
   for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
   writeEntryDeclarations();
-  writeFileSync(toolchainMark, `${nightly ? "nightly" : "stable"} ${pkg}`);
+  writeFileSync(toolchainMark, mark);
 } else {
   console.log("pkg/ is up to date");
 }
@@ -96,16 +100,9 @@ function hasNightly() {
  */
 function buildWasm(nightly) {
   const args = ["build", "--release", "--lib", "--target", "wasm32-unknown-unknown"];
-  if (!nightly) {
-    if (!demo) console.warn("build: no nightly toolchain with rust-src (bash scripts/setup.sh installs them): building with stable, a bigger module");
-    run("cargo", args);
-    return;
-  }
-  execFileSync("cargo", ["+nightly", ...args, "-Z", "build-std=std,panic_abort"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, RUSTFLAGS: "-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" },
-  });
+  if (!nightly) return run("cargo", args);
+  run("cargo", ["+nightly", ...args, "-Z", "build-std=std,panic_abort"],
+    { ...process.env, RUSTFLAGS: "-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" });
 }
 
 /**

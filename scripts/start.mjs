@@ -1,6 +1,7 @@
 // `npm start`: installs only what the demo needs (scripts/setup.sh --demo: no Chromium, no fuzzer),
-// builds what is missing (`build.mjs --demo`: with stable, quicker than the size build), then serves the demo (www/) together with the project's own
-// Tasks test server (the page's default MCP endpoint, same origin) and prints the URL.
+// builds what is missing (`build.mjs --demo`: with stable, quicker than the size build), then serves
+// the demo (www/) together with the project's own Tasks test server (the page's default MCP endpoint,
+// same origin) and prints the URL.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startHttpServer } from "../tests/server/http.mjs";
