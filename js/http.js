@@ -8,7 +8,7 @@
 // Application code (the `headers` option, a custom `fetch`, the Response it gives, the body's reader)
 // only ever runs inside the async exchange, after a microtask, and whatever it throws becomes the
 // request's documented failure.
-import { channelClient } from "./mcp_tasks_wasm.js";
+import { channelClient } from "./channel.js";
 import { transportError } from "./errors.js";
 
 /** The protocol version of the `MCP-Protocol-Version` header. */

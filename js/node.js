@@ -5,6 +5,7 @@ import { initSync } from "./mcp_tasks_wasm.js";
 initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });
 
 export * from "./mcp_tasks_wasm.js";
+export { channelClient } from "./channel.js";
 export { httpClient } from "./http.js";
 export { awaitTask, callAndAwait, callTool, extensionStorageJournal, indexedDbJournal, memoryJournal, pendingTasks, resumeTasks } from "./journal.js";
 export { portClient } from "./port.js";

@@ -2,7 +2,7 @@
 // (or the worker's own global scope), a window or an iframe's contentWindow (with `origin`), or a
 // WebExtension runtime.Port — on the module's message channel (`channelClient`). Messages are the
 // JSON-RPC objects themselves (structured clone, no framing).
-import { channelClient } from "./mcp_tasks_wasm.js";
+import { channelClient } from "./channel.js";
 import { transportError } from "./errors.js";
 
 /**

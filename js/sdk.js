@@ -12,7 +12,7 @@
 //   to the previous `onmessage`; `onerror`/`onclose` are passed on after failing this client's pending
 //   requests. Ids are strings (`"mcp-tasks-wasm-<n>"`), so they never collide with an SDK `Client`
 //   sharing the transport.
-import { channelClient } from "./mcp_tasks_wasm.js";
+import { channelClient } from "./channel.js";
 import { transportError } from "./errors.js";
 
 const PREFIX = "mcp-tasks-wasm-";

@@ -3,7 +3,7 @@
 // (`channelClient`): ids, responses by id, listen streams, `notifications/cancelled` on abort or timeout.
 // Protocol 2026-07-28 has no `initialize`: every request carries its `_meta` from the very first line.
 import { spawn } from "node:child_process";
-import { channelClient } from "./node.js";
+import { channelClient } from "./channel.js";
 import { transportError } from "./errors.js";
 
 /** The most a line of stdout may hold before it is dropped (and reported through `onLog`). */

@@ -13,7 +13,7 @@ const pkg = process.env.PKG_OUT ? join(root, process.env.PKG_OUT) : join(root, "
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const wasmOut = join(pkg, "mcp_tasks_wasm_bg.wasm");
 const glue = join(pkg, "mcp_tasks_wasm.js");
-const entries = ["index.js", "node.js", "errors.js", "http.js", "journal.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
+const entries = ["index.js", "node.js", "channel.js", "errors.js", "http.js", "journal.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
 const declarations = ["index.d.ts", "node.d.ts"];
 
 function run(cmd, args, env = process.env) {
@@ -188,6 +188,12 @@ export declare const TASKS_EXTENSION: "io.modelcontextprotocol/tasks";
  * module of its own: an app that does not import it does not ship it. Throws a \`TypeError\` for bad
  * arguments. */
 export declare function httpClient(url: string | URL, options?: HttpClientOptions): HttpClient;
+/** Builds a client over a message pair: \`send(message)\` carries one JSON-RPC message to the server; the
+ * client's \`receive(message)\` takes each one that arrives and \`close(error?)\` ends the channel. Options:
+ * \`clientInfo\`, \`clientCapabilities\`, \`inputHandlers\`, \`requestTimeoutMs\`, \`idPrefix\` (ids go out as
+ * strings \`"<idPrefix><n>"\`). A JS module of its own (\`channel.js\`), under every message transport.
+ * Throws a \`TypeError\` for bad arguments, prefixed with \`name\` (default "channelClient"). */
+export declare function channelClient(send: (message: object) => void, options?: ChannelClientOptions, name?: string): ChannelClient;
 /** A journal store in this realm's memory (lost with it). */
 export declare function memoryJournal(): Journal;
 /** A journal store in IndexedDB (browsers, workers): database \`name\` (default "mcp-tasks-wasm"). */

@@ -12,9 +12,9 @@
 //! - `wasm` (wasm32 only): the thin shell that runs the machines against JS clients, timers and
 //!   signals, and exports the JS API.
 //! - [`text`]: message text without `core::fmt` (numbers in decimal).
-//! - [`transport`]: the ready clients (Streamable HTTP over fetch, the SDK-transport adapter, direct
-//!   in-process; wasm32 only) and their pure parts, compiled everywhere (the SSE parser, the routing
-//!   header rules).
+//! - `transport` (wasm32 only): the in-process `directClient` and the transports' TypeScript
+//!   declarations; every message transport (HTTP, stdio, ports, SDK transports) is a JS adapter over the
+//!   JSON-RPC channel of `js/channel.js`.
 //!
 //! The JS contract (functions, options, outcomes, error codes) is documented in the README and in the
 //! package's TypeScript declarations.
@@ -24,6 +24,7 @@ pub mod json;
 pub mod proto;
 pub mod text;
 
-pub mod transport;
+#[cfg(target_arch = "wasm32")]
+mod transport;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

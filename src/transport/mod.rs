@@ -1,13 +1,10 @@
-//! The ready clients. The pure part (the JSON-RPC channel under every message transport) compiles on
-//! every target and is tested natively; the clients themselves exist on wasm32 only. The HTTP client
-//! is a small JS adapter over the same channel (`js/http.js`), so an app that does not import it does
-//! not ship it.
+//! The one ready client in the wasm module: `directClient` (in-process). Every message transport
+//! (HTTP, stdio, ports, SDK transports) is a JS adapter over the JSON-RPC channel in `js/channel.js`,
+//! so an app that does not import one does not ship it.
 
-pub mod channel;
-
-#[cfg(target_arch = "wasm32")]
 mod direct;
-#[cfg(target_arch = "wasm32")]
-pub(crate) mod js;
-#[cfg(target_arch = "wasm32")]
-mod message;
+
+/// The TypeScript declarations of the transports (the channel client, `httpClient`,
+/// `sdkTransportClient`), emitted into the generated `.d.ts`.
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("types.d.ts");

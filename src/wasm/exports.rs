@@ -24,7 +24,8 @@ use wasm_bindgen::prelude::*;
 /// A promise rejected with the same `TypeError` ("function: message") the transports throw.
 fn type_error(function: &str, message: String) -> Promise {
     let parts = super::rt::deferred();
-    super::rt::settle_with(&parts.get(2), &crate::transport::js::type_error(function, &message));
+    let error = js_sys::TypeError::new(&[function, ": ", &message].concat());
+    super::rt::settle_with(&parts.get(2), &error);
     parts.get(0).unchecked_into()
 }
 

@@ -1,0 +1,365 @@
+// channelClient(send, options?, name?): a client over any message pair — the JSON-RPC channel under
+// every message transport (HTTP, stdio, ports, SDK transports). `send(message)` carries one message to
+// the server; `client.receive(message)` takes each one that arrived; `client.close(error?)` says the
+// channel closed. A JS module of its own (the engine and its decisions stay in the wasm module; this is
+// transport plumbing): an app that uses only `directClient` does not ship it.
+//
+// - `request(method, params, {timeoutMs?, signal?})` sends `{jsonrpc, id, method, params}` with the
+//   `_meta` every 2026-07-28 request carries (protocol version, client info, capabilities) and resolves
+//   with the response's `result`, or rejects with its `error` object (an `McpHttpError` when the error
+//   is not a JSON-RPC error object). On abort or timeout it rejects (an `McpHttpError`, status 0) and
+//   sends `notifications/cancelled` for its id.
+// - `listen(params, {signal?})` sends `subscriptions/listen` and resolves with an async iterator of the
+//   notifications routed to it; `return()` or the signal ends it (and sends `notifications/cancelled`);
+//   the listen's result ends it, its error rejects `next()`. More than 10 000 unread notifications fail
+//   the stream.
+// - `fail(id, error)` fails one request or listen by its message id (every pending request when `id`
+//   is undefined); `close(error?)` fails everything open, later requests reject at once.
+//
+// Routing: a response settles the request or listen with its id (a response nothing waits for is
+// ignored); a notification with `_meta["io.modelcontextprotocol/subscriptionId"]` goes to that listen;
+// without one a `notifications/tasks` goes to every listen whose `taskIds` hold its `taskId`, and an
+// acknowledgement to every listen not yet acknowledged whose `taskIds` meet its own; anything else
+// (a server→client request, garbage) is ignored. What application objects do (getters, Proxy traps,
+// a throwing `send`) never escapes: a read that throws counts as absent, a throw becomes the request's
+// rejection.
+import { transportError } from "./errors.js";
+
+/** The protocol version every request's `_meta` carries. */
+export const PROTOCOL_VERSION = "2026-07-28";
+/** This package's version: the default `clientInfo.version` (a test keeps it equal to package.json's). */
+export const VERSION = "0.1.0";
+/** The most notifications a stream keeps unread before it fails. */
+export const MAX_QUEUED = 10_000;
+
+const META = "io.modelcontextprotocol/";
+const SUBSCRIPTION_ID = META + "subscriptionId";
+const done = () => ({ done: true, value: undefined });
+const nothing = () => {};
+
+/** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. */
+export function readKey(v, key) {
+  if (typeof v !== "object" || v === null) return undefined;
+  try {
+    return v[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A plain object (not null, not an array, not a function; a revoked Proxy is none). */
+export function isObject(v) {
+  try {
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+const strings = (v) => {
+  try {
+    return Array.isArray(v) ? Array.from(v).filter((s) => typeof s === "string") : [];
+  } catch {
+    return [];
+  }
+};
+
+const channelError = (message, cause) => transportError("McpHttpError", message, cause === undefined ? undefined : { cause });
+
+/** Whether `e` is a JSON-RPC error object: a plain object (no DOMException) with an integer `code`
+ * and a string `message`. */
+export function isRpcError(e) {
+  if (!isObject(e)) return false;
+  try {
+    if (typeof DOMException === "function" && e instanceof DOMException) return false;
+  } catch {
+    return false;
+  }
+  const code = readKey(e, "code");
+  return Number.isSafeInteger(code) && typeof readKey(e, "message") === "string";
+}
+
+/** Checks the options every channel client takes; a bad one is a `TypeError` naming `name`. */
+function readOptions(options, name) {
+  const bad = (what) => new TypeError(`${name}: ${what}`);
+  if (options !== undefined && options !== null && !isObject(options)) throw bad("options must be an object");
+  const o = {};
+  for (const key of ["clientInfo", "clientCapabilities", "inputHandlers", "requestTimeoutMs", "idPrefix"]) {
+    const v = readKey(options, key);
+    if (v === undefined) continue;
+    if (key === "requestTimeoutMs" ? !(typeof v === "number" && v >= 0) : key === "idPrefix" ? typeof v !== "string" : !isObject(v)) {
+      throw bad(`options.${key} must be ${key === "requestTimeoutMs" ? "a non-negative number" : key === "idPrefix" ? "a string" : "an object"}`);
+    }
+    o[key] = v;
+  }
+  return o;
+}
+
+/**
+ * Builds a client over a message pair (see the module comment). Options: `clientInfo`,
+ * `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`, `idPrefix` (ids go out as strings
+ * `"<idPrefix><n>"`, so they never collide with another client's numbers on a shared transport).
+ * Throws a `TypeError` for bad arguments, prefixed with `name` (default `"channelClient"`: a transport
+ * built on it passes its own).
+ */
+export function channelClient(send, options, name) {
+  if (typeof name !== "string") name = "channelClient";
+  if (typeof send !== "function") throw new TypeError(`${name}: send must be a function`);
+  const o = readOptions(options, name);
+  const info = o.clientInfo ?? { name: "mcp-tasks-wasm", version: VERSION };
+  const caps = o.clientCapabilities ?? {};
+  const prefix = o.idPrefix;
+  let lastId = 0;
+  let closed;
+  /** Request id → `{method, resolve, reject, untie}`. */
+  const waiting = new Map();
+  /** Listen id → `{taskIds, acked, queue, waiter, end, untie}` (`end`: `{error?}` once ended). */
+  const streams = new Map();
+
+  const idValue = (n) => (prefix === undefined ? n : prefix + n);
+  /** The id a message's `id` stands for, when it is one this channel made. */
+  const ownId = (v) => {
+    let n;
+    if (prefix === undefined) n = v;
+    else if (typeof v === "string" && v.startsWith(prefix) && /^\d{1,19}$/.test(v.slice(prefix.length))) n = Number(v.slice(prefix.length));
+    return Number.isSafeInteger(n) && n > 0 && n <= lastId ? n : undefined;
+  };
+  /** Calls `send(message)`; the error it threw, if any. */
+  const transmit = (message) => {
+    try {
+      send(message);
+    } catch (e) {
+      return { e };
+    }
+  };
+  const cancelled = (id, reason) => {
+    transmit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: idValue(id), reason } });
+  };
+
+  /** A shallow copy of `params` with a new `_meta`: the caller's `_meta` fields, the protocol version,
+   * and the client info and capabilities unless `_meta` has them. The caller's objects stay as they are. */
+  function withMeta(params) {
+    if (params !== undefined && params !== null && !isObject(params)) throw new TypeError("request: params must be an object");
+    const copy = { ...params };
+    const given = readKey(params, "_meta");
+    const meta = isObject(given) ? { ...given } : {};
+    meta[META + "protocolVersion"] = PROTOCOL_VERSION;
+    if (meta[META + "clientInfo"] === undefined) meta[META + "clientInfo"] = info;
+    if (meta[META + "clientCapabilities"] === undefined) meta[META + "clientCapabilities"] = caps;
+    copy._meta = meta;
+    return copy;
+  }
+
+  /** Ties id to the caller's signal and a timeout (finite only): `fire(why)` runs once when either
+   * does. Returns the function that unties them. */
+  function tie(signal, timeoutMs, fire) {
+    let timer;
+    if (Number.isFinite(timeoutMs)) timer = setTimeout(() => fire("timeout"), Math.min(Math.max(timeoutMs, 0), 2 ** 31 - 1));
+    let listener;
+    const add = readKey(signal, "addEventListener");
+    if (typeof add === "function") {
+      listener = () => fire("signal");
+      try {
+        add.call(signal, "abort", listener);
+      } catch {
+        listener = undefined;
+      }
+    }
+    return () => {
+      clearTimeout(timer);
+      // The signal may be duck-typed: its removeEventListener is application code, run later.
+      if (listener) Promise.resolve().then(() => signal.removeEventListener("abort", listener)).then(nothing, nothing);
+    };
+  }
+
+  const aborted = (signal) => readKey(signal, "aborted") === true;
+  const abortError = (method, why, timeoutMs) =>
+    channelError(`${method}: ${why === "timeout" ? `request timed out after ${Math.trunc(Math.min(Math.max(timeoutMs, 0), 2 ** 32 - 1))} ms` : "request aborted"}`);
+
+  /** What every request and listen checks first: the channel is open, `params` get the `_meta`, the
+   * signal has not fired. `[params, signal]`; throws the rejection. */
+  function prepare(method, params, opts) {
+    if (closed !== undefined) throw closed;
+    const ready = withMeta(params);
+    const signal = readKey(opts, "signal");
+    if (aborted(signal)) throw abortError(method, "signal");
+    return [ready, signal];
+  }
+
+  /** Settles request `id` once. */
+  function settle(id, ok, value) {
+    const w = waiting.get(id);
+    if (!w) return;
+    waiting.delete(id);
+    w.untie();
+    (ok ? w.resolve : w.reject)(value);
+  }
+
+  function request(method, params, opts) {
+    try {
+      if (typeof method !== "string") throw new TypeError("request: method must be a string");
+      const [ready, signal] = prepare(method, params, opts);
+      const ownTimeout = readKey(opts, "timeoutMs");
+      const timeoutMs = typeof ownTimeout === "number" ? ownTimeout : o.requestTimeoutMs;
+      const id = ++lastId;
+      const promise = new Promise((resolve, reject) => waiting.set(id, { resolve, reject, untie: nothing }));
+      const w = waiting.get(id);
+      let sent = false;
+      const untie = tie(signal, timeoutMs, (why) => {
+        if (!waiting.has(id)) return;
+        settle(id, false, abortError(method, why, timeoutMs));
+        if (sent) cancelled(id, "the client gave up the request");
+      });
+      if (!waiting.has(id)) untie();
+      w.untie = untie;
+      sent = waiting.has(id);
+      const failed = sent && transmit({ jsonrpc: "2.0", id: idValue(id), method, params: ready });
+      if (failed) settle(id, false, channelError(`${method}: send failed`, failed.e));
+      return promise;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** Ends stream `id` with `error` (undefined: a clean end) for its reader. `tell`: the client ends it
+   * (its reader's `return()`, its signal, too many unread): sends `notifications/cancelled` while the
+   * stream was open, and on a clean end forgets the stream (its reader is gone). */
+  function endStream(id, error, tell) {
+    const s = streams.get(id);
+    if (!s) return;
+    const wasOpen = !s.end;
+    s.end ??= { error };
+    s.untie();
+    s.untie = nothing;
+    const w = s.waiter;
+    s.waiter = undefined;
+    if (w) answer(id, s, w);
+    if (tell && error === undefined) streams.delete(id);
+    if (tell && wasOpen) cancelled(id, "the client closed the stream");
+  }
+
+  /** Hands stream `id`'s next step to `waiter` (`[resolve, reject]`), or keeps it waiting. */
+  function answer(id, s, [resolve, reject]) {
+    if (s.queue.length > 0) return resolve({ done: false, value: s.queue.shift() });
+    if (!s.end) return void (s.waiter = [resolve, reject]);
+    streams.delete(id);
+    if (s.end.error === undefined) resolve(done());
+    else reject(s.end.error);
+  }
+
+  function listen(params, opts) {
+    try {
+      const [ready, signal] = prepare("subscriptions/listen", params, opts);
+      const id = ++lastId;
+      const notifications = readKey(ready, "notifications");
+      const s = { taskIds: strings(readKey(notifications, "taskIds")), acked: false, queue: [], waiter: undefined, end: undefined, untie: nothing };
+      streams.set(id, s);
+      s.untie = tie(signal, undefined, () => endStream(id, undefined, true));
+      const failed = streams.has(id) && transmit({ jsonrpc: "2.0", id: idValue(id), method: "subscriptions/listen", params: ready });
+      if (failed) {
+        s.untie();
+        streams.delete(id);
+        throw channelError("subscriptions/listen: send failed", failed.e);
+      }
+      const iterator = {
+        next() {
+          const now = streams.get(id);
+          // One `next()` at a time: a concurrent one gets the end (callers await each step).
+          if (!now || now.waiter) return Promise.resolve(done());
+          return new Promise((resolve, reject) => answer(id, now, [resolve, reject]));
+        },
+        return() {
+          endStream(id, undefined, true);
+          return Promise.resolve(done());
+        },
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+      };
+      return Promise.resolve(iterator);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  function push(id, message) {
+    const s = streams.get(id);
+    if (!s || s.end) return;
+    if (s.queue.length >= MAX_QUEUED) {
+      s.queue.length = 0;
+      return endStream(id, channelError(`subscriptions/listen: more than ${MAX_QUEUED} notifications queued unread`), true);
+    }
+    s.queue.push(message);
+    const w = s.waiter;
+    s.waiter = undefined;
+    if (w) answer(id, s, w);
+  }
+
+  /** The listens a notification goes to. */
+  function targets(method, params) {
+    const sub = ownId(readKey(readKey(params, "_meta"), SUBSCRIPTION_ID));
+    const open = [...streams].filter(([, s]) => !s.end);
+    if (sub !== undefined) return open.filter(([id]) => id === sub);
+    if (method === "notifications/tasks") {
+      const task = readKey(params, "taskId");
+      return typeof task === "string" ? open.filter(([, s]) => s.taskIds.includes(task)) : [];
+    }
+    if (method === "notifications/subscriptions/acknowledged") {
+      const acked = strings(readKey(readKey(params, "notifications"), "taskIds"));
+      const hit = open.filter(([, s]) => !s.acked && s.taskIds.some((t) => acked.includes(t)));
+      for (const [, s] of hit) s.acked = true;
+      return hit;
+    }
+    return [];
+  }
+
+  /** A message arrived: settle, route or ignore it; `true` when something waited for it. */
+  function receive(message) {
+    if (!isObject(message)) return false;
+    const rawId = readKey(message, "id");
+    const method = readKey(message, "method");
+    if (rawId !== undefined && typeof method !== "string") {
+      const id = ownId(rawId);
+      const result = readKey(message, "result");
+      const error = readKey(message, "error");
+      if (id === undefined || (result === undefined && error === undefined)) return false;
+      if (waiting.has(id)) {
+        if (error === undefined) settle(id, true, result);
+        else settle(id, false, isRpcError(error) ? error : channelError("request: malformed JSON-RPC error", error));
+        return true;
+      }
+      const s = streams.get(id);
+      if (!s || s.end) return false;
+      endStream(id, error, false);
+      return true;
+    }
+    if (rawId !== undefined || typeof method !== "string") return false;
+    const hit = targets(method, readKey(message, "params"));
+    for (const [id] of hit) push(id, message);
+    return hit.length > 0;
+  }
+
+  /** Fails request or listen `id` (a message id, as sent), or every pending request when `id` is
+   * undefined, with `error` — a failure the transport reported for them; the channel stays open. */
+  function fail(id, error) {
+    const ids = id === undefined ? [...waiting.keys()] : [ownId(id)];
+    for (const n of ids) {
+      const s = streams.get(n);
+      if (waiting.has(n)) settle(n, false, error);
+      else if (s && !s.end) endStream(n, error, false);
+    }
+  }
+
+  /** The channel closed: every request and stream fails with `error` (default: "the channel closed",
+   * `retryable: false`). */
+  function close(error) {
+    if (closed !== undefined) return;
+    closed = error !== undefined ? error : transportError("McpHttpError", "the channel closed", { retryable: false });
+    for (const id of [...waiting.keys()]) settle(id, false, closed);
+    for (const [id, s] of [...streams]) if (!s.end) endStream(id, closed, false);
+  }
+
+  const client = {};
+  for (const key of ["clientCapabilities", "inputHandlers", "requestTimeoutMs"]) if (o[key] !== undefined) client[key] = o[key];
+  return Object.assign(client, { request, listen, receive, fail, close });
+}
