@@ -24,6 +24,7 @@
 // a throwing `send`) never escapes: a read that throws counts as absent, a throw becomes the request's
 // rejection.
 import { transportError } from "./errors.js";
+import { isObject, readKey } from "./values.js";
 
 /** The protocol version every request's `_meta` carries. */
 export const PROTOCOL_VERSION = "2026-07-28";
@@ -36,25 +37,6 @@ const META = "io.modelcontextprotocol/";
 const SUBSCRIPTION_ID = META + "subscriptionId";
 const done = () => ({ done: true, value: undefined });
 const nothing = () => {};
-
-/** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. */
-export function readKey(v, key) {
-  if (typeof v !== "object" || v === null) return undefined;
-  try {
-    return v[key];
-  } catch {
-    return undefined;
-  }
-}
-
-/** A plain object (not null, not an array, not a function; a revoked Proxy is none). */
-export function isObject(v) {
-  try {
-    return typeof v === "object" && v !== null && !Array.isArray(v);
-  } catch {
-    return false;
-  }
-}
 
 const strings = (v) => {
   try {

@@ -3,6 +3,7 @@
 // in a service worker or wherever fetching is not possible, use `initSync({module: bytes})`.
 export * from "./mcp_tasks_wasm.js";
 export { channelClient } from "./channel.js";
+export { directClient } from "./direct.js";
 export { httpClient } from "./http.js";
 export { awaitTask, callAndAwait, callTool, extensionStorageJournal, indexedDbJournal, memoryJournal, pendingTasks, resumeTasks } from "./journal.js";
 export { portClient } from "./port.js";

@@ -6,6 +6,7 @@ initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.
 
 export * from "./mcp_tasks_wasm.js";
 export { channelClient } from "./channel.js";
+export { directClient } from "./direct.js";
 export { httpClient } from "./http.js";
 export { awaitTask, callAndAwait, callTool, extensionStorageJournal, indexedDbJournal, memoryJournal, pendingTasks, resumeTasks } from "./journal.js";
 export { portClient } from "./port.js";

@@ -1,0 +1,31 @@
+// Reading application values without ever throwing: what a getter, a Proxy trap or a revoked Proxy
+// throws counts as absent. Shared by the JS transports (channel.js, direct.js).
+
+/** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. */
+export function readKey(v, key) {
+  if (typeof v !== "object" || v === null) return undefined;
+  try {
+    return v[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A plain object (not null, not an array, not a function; a revoked Proxy is none). */
+export function isObject(v) {
+  try {
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/** The own enumerable `[key, value]` pairs of a plain object whose values are not undefined (none
+ * when its keys cannot be read), each value read with `readKey`. */
+export function entriesOf(v) {
+  let keys = [];
+  try {
+    if (isObject(v)) keys = Object.keys(v);
+  } catch {}
+  return keys.map((k) => [k, readKey(v, k)]).filter(([, x]) => x !== undefined);
+}
