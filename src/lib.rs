@@ -12,9 +12,9 @@
 //! - `wasm` (wasm32 only): the thin shell that runs the machines against JS clients, timers and
 //!   signals, and exports the JS API.
 //! - [`text`]: message text without `core::fmt` (numbers in decimal).
-//! - `transport` (wasm32 only): the in-process `directClient` and the transports' TypeScript
-//!   declarations; every message transport (HTTP, stdio, ports, SDK transports) is a JS adapter over the
-//!   JSON-RPC channel of `js/channel.js`.
+//! - `transport` (wasm32 only): the transports' TypeScript declarations. Every client is JS: the
+//!   in-process `directClient` (`js/direct.js`) and the message transports (HTTP, stdio, ports, SDK
+//!   transports) on the JSON-RPC channel of `js/channel.js`.
 //!
 //! The JS contract (functions, options, outcomes, error codes) is documented in the README and in the
 //! package's TypeScript declarations.

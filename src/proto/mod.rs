@@ -10,13 +10,7 @@ pub mod time;
 
 /// The extension identifier declared in client capabilities and advertised by servers.
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
-/// The protocol revision this library speaks.
-pub const PROTOCOL_VERSION: &str = "2026-07-28";
-/// `_meta` key of the client capabilities, required on every request.
+/// `_meta` key of the client capabilities, required on every request. (The protocol version, the client
+/// info and the listen subscription id are added and read by the JS clients: `js/channel.js`,
+/// `js/direct.js`.)
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-/// `_meta` key of the protocol version, required on every request.
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-/// `_meta` key of the client's self-description.
-pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-/// `_meta` key that ties a notification to its `subscriptions/listen` request.
-pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
