@@ -4,11 +4,12 @@ import { initSync } from "./mcp_tasks_wasm.js";
 
 initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });
 
-export * from "./mcp_tasks_wasm.js";
+export { capabilities, serverSupports, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./mcp_tasks_wasm.js";
 export { channelClient } from "./channel.js";
 export { directClient } from "./direct.js";
 export { httpClient } from "./http.js";
 export { awaitTask, callAndAwait, callTool, extensionStorageJournal, indexedDbJournal, memoryJournal, pendingTasks, resumeTasks } from "./journal.js";
+export { cancelTask, getTask, liveCounts, updateTask } from "./run.js";
 export { portClient } from "./port.js";
 export { sdkTransportClient } from "./sdk.js";
 export { initSync } from "./mcp_tasks_wasm.js";

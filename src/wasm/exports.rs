@@ -1,122 +1,152 @@
-//! The exported JS API. Each async function reads every argument first (a bad one rejects with a
-//! `TypeError`; nothing is sent), builds an engine machine and hands it to the driver. No exported
-//! function throws: every failure is a rejected promise.
+//! The module's exports. The engine entry points (`startCall`, `startWait`, `startBoth`,
+//! `startStep`, with `feedRun` and `dropRun` in `runs`) are internal: `js/run.js` checks every
+//! argument of the public async functions, passes the options as numbers, and drives the run. The
+//! synchronous helpers (`capabilities`, `serverSupports`, `validate*`) are public as they are.
 
-use super::client::{JsClient, Opts};
-use super::driver::{live_counts, run, Hooks, Watched};
-use super::scheduler::now;
+use super::runs::register;
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallOptions, CallTool};
 use crate::engine::options::{
-    WaitOptions, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS,
-    DEFAULT_POLL_INTERVAL_MS,
+    Bounds, HandlerSet, InputMode, Retry, WaitOptions, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
+    DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,
 };
 use crate::engine::step::Step;
 use crate::engine::wait::{read_seed, Wait};
-use crate::engine::AbortScope;
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports, with_tasks_extension, Call};
-use js_sys::Promise;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// A promise rejected with the same `TypeError` ("function: message") the transports throw.
-fn type_error(function: &str, message: String) -> Promise {
-    let parts = super::rt::deferred();
-    let error = js_sys::TypeError::new(&[function, ": ", &message].concat());
-    super::rt::settle_with(&parts.get(2), &error);
-    parts.get(0).unchecked_into()
+thread_local! {
+    /// The declaration of a client without `clientCapabilities`: one frozen object for every call.
+    static DEFAULT_CAPABILITIES: JsValue = super::rt::deep_freeze(&with_tasks_extension(None));
 }
 
-/// A seed for the jitter of backoffs.
-fn seed() -> u64 {
-    (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64
+/// The numeric options `js/run.js` passes, by index (NaN: not given).
+mod at {
+    pub const NOW: usize = 0;
+    pub const TIMEOUT: usize = 1;
+    pub const REQUEST_TIMEOUT: usize = 2;
+    /// 0 the handlers, 1 "return", 2 the input function.
+    pub const INPUT: usize = 3;
+    /// The handlers given: 1 form, 2 url, 4 sampling, 8 roots.
+    pub const HANDLERS: usize = 4;
+    pub const RETRIES: usize = 5;
+    pub const SEED: usize = 6;
+    pub const POLL: usize = 7;
+    pub const MIN_POLL: usize = 8;
+    pub const MAX_POLL: usize = 9;
+    pub const LISTEN_CHECK: usize = 10;
+    /// 1 cancelOnAbort, 2 listen.
+    pub const FLAGS: usize = 11;
 }
 
-fn no_hooks() -> Hooks {
-    Hooks { on_status: None, input_fn: None, handlers: JsValue::UNDEFINED, next: None }
-}
+/// The numeric options of one call (checked by `js/run.js`: durations are non-negative numbers or
+/// Infinity, retries whole numbers).
+struct Nums<'a>(&'a [f64]);
 
-fn watched(signal: Option<JsValue>, scope: AbortScope) -> Vec<Watched> {
-    signal.map(|signal| Watched { signal, scope }).into_iter().collect()
-}
-
-/// Everything `callTool` reads.
-struct CallArgs {
-    client: Rc<JsClient>,
-    name: String,
-    arguments: Option<JsValue>,
-    opts: CallOptions<JsValue>,
-    hooks: Hooks,
-    signal: Option<JsValue>,
-}
-
-fn read_call(client: &JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<CallArgs, String> {
-    let client = JsClient::read_shared(client)?;
-    let name = name.as_string().filter(|n| !n.is_empty()).ok_or("the tool name must be a non-empty string")?;
-    let arguments = if args.is_undefined() || args.is_null() {
-        None
-    } else if args.is_object() {
-        Some(args)
-    } else {
-        return Err("args must be an object".to_owned());
-    };
-    let opts = Opts::read(options, "options")?;
-    let (input, input_fn, handlers) = opts.input(&client)?;
-    let call_opts = CallOptions {
-        bounds: opts.bounds(&client)?,
-        input,
-        input_responses: opts.get("inputResponses"),
-        request_state: opts.get("requestState"),
-    };
-    let signal = opts.signal()?;
-    Ok(CallArgs {
-        client,
-        name,
-        arguments,
-        opts: call_opts,
-        hooks: Hooks { on_status: None, input_fn, handlers, next: None },
-        signal,
-    })
-}
-
-/// Everything `awaitTask` reads (but the seed).
-struct WaitArgs {
-    opts: WaitOptions,
-    hooks: Hooks,
-    signal: Option<JsValue>,
-}
-
-fn read_wait(client: &JsClient, options: JsValue) -> Result<WaitArgs, String> {
-    let opts = Opts::read(options, "options")?;
-    let (input, input_fn, handlers) = opts.input(client)?;
-    let max_poll = opts.millis_or("maxPollIntervalMs", DEFAULT_MAX_POLL_INTERVAL_MS)?;
-    let wait_opts = WaitOptions {
-        bounds: opts.bounds(client)?,
-        poll_interval_ms: opts.millis_or("pollIntervalMs", DEFAULT_POLL_INTERVAL_MS)?,
-        // The floor's default never exceeds a ceiling the caller set lower.
-        min_poll_interval_ms: opts.millis_or("minPollIntervalMs", DEFAULT_MIN_POLL_INTERVAL_MS.min(max_poll))?,
-        max_poll_interval_ms: max_poll,
-        retry: opts.retry(seed())?,
-        listen_check_ms: opts.millis_or("listenCheckMs", DEFAULT_LISTEN_CHECK_MS)?,
-        cancel_on_abort: opts.flag("cancelOnAbort")?,
-        input,
-        listen: opts.flag("listen")?,
-    };
-    if wait_opts.min_poll_interval_ms > wait_opts.max_poll_interval_ms {
-        return Err("minPollIntervalMs must not exceed maxPollIntervalMs".to_owned());
+impl Nums<'_> {
+    /// The value at `i`, `None` when not given.
+    fn get(&self, i: usize) -> Option<f64> {
+        self.0.get(i).copied().filter(|n| !n.is_nan())
     }
-    let hooks = Hooks { on_status: opts.function("onStatus")?, input_fn, handlers, next: None };
-    Ok(WaitArgs { opts: wait_opts, hooks, signal: opts.signal()? })
+    /// A duration: `None` not given, `Some(None)` Infinity (unbounded), else rounded up.
+    fn millis(&self, i: usize) -> Option<Option<u64>> {
+        self.get(i).map(|n| (n != f64::INFINITY).then(|| n.ceil() as u64))
+    }
+    /// A bounded duration, `default` when not given (or Infinity).
+    fn millis_or(&self, i: usize, default: u64) -> u64 {
+        self.millis(i).flatten().unwrap_or(default)
+    }
+    fn bits(&self, i: usize) -> u32 {
+        self.get(i).unwrap_or(0.0) as u32
+    }
+    fn now(&self) -> u64 {
+        self.get(at::NOW).unwrap_or(0.0) as u64
+    }
+    fn bounds(&self) -> Bounds {
+        Bounds {
+            timeout_ms: self.millis(at::TIMEOUT).unwrap_or(Some(DEFAULT_TIMEOUT_MS)),
+            request_timeout_ms: self.millis(at::REQUEST_TIMEOUT).flatten(),
+        }
+    }
+    fn input(&self) -> InputMode {
+        let h = self.bits(at::HANDLERS);
+        match self.bits(at::INPUT) {
+            1 => InputMode::Return,
+            2 => InputMode::Function,
+            _ => InputMode::Handlers(HandlerSet {
+                form: h & 1 != 0,
+                url: h & 2 != 0,
+                sampling: h & 4 != 0,
+                roots: h & 8 != 0,
+            }),
+        }
+    }
+    fn retry(&self) -> Retry {
+        Retry {
+            retries: self.get(at::RETRIES).map_or(DEFAULT_RETRIES, |n| n as u32),
+            seed: self.get(at::SEED).unwrap_or(0.0) as u64,
+        }
+    }
+    fn call(&self, input_responses: JsValue, request_state: JsValue) -> CallOptions<JsValue> {
+        CallOptions {
+            bounds: self.bounds(),
+            input: self.input(),
+            input_responses: given(input_responses),
+            request_state: given(request_state),
+        }
+    }
+    fn wait(&self) -> Result<WaitOptions, String> {
+        let max_poll = self.millis_or(at::MAX_POLL, DEFAULT_MAX_POLL_INTERVAL_MS);
+        let flags = self.bits(at::FLAGS);
+        let opts = WaitOptions {
+            bounds: self.bounds(),
+            poll_interval_ms: self.millis_or(at::POLL, DEFAULT_POLL_INTERVAL_MS),
+            // The floor's default never exceeds a ceiling the caller set lower.
+            min_poll_interval_ms: self.millis_or(at::MIN_POLL, DEFAULT_MIN_POLL_INTERVAL_MS.min(max_poll)),
+            max_poll_interval_ms: max_poll,
+            retry: self.retry(),
+            listen_check_ms: self.millis_or(at::LISTEN_CHECK, DEFAULT_LISTEN_CHECK_MS),
+            cancel_on_abort: flags & 1 != 0,
+            input: self.input(),
+            listen: flags & 2 != 0,
+        };
+        if opts.min_poll_interval_ms > opts.max_poll_interval_ms {
+            return Err("minPollIntervalMs must not exceed maxPollIntervalMs".to_owned());
+        }
+        Ok(opts)
+    }
+}
+
+/// `None` for `undefined`.
+fn given(v: JsValue) -> Option<JsValue> {
+    (!v.is_undefined()).then_some(v)
+}
+
+/// What a client's requests declare: its `clientCapabilities` (checked readable by `js/run.js`)
+/// merged with the tasks extension, or the shared default.
+fn declared(capabilities: JsValue) -> JsValue {
+    match given(capabilities) {
+        Some(c) => with_tasks_extension(Some(&c)),
+        None => DEFAULT_CAPABILITIES.with(Clone::clone),
+    }
+}
+
+/// A handle, or the message of the `TypeError` to reject with.
+fn handle_or_message(r: Result<u32, String>) -> JsValue {
+    match r {
+        Ok(h) => JsValue::from_f64(f64::from(h)),
+        Err(m) => JsValue::from_str(&m),
+    }
 }
 
 /// The `answered` option of `awaitTask`: `[{key, answer?}]`, the input keys answered before this wait
 /// (e.g. before a restart). They are never asked; an `answer` given (one not yet acknowledged) is sent
 /// once, without asking, if a status still lists its key.
-fn read_answered(options: &JsValue) -> Result<Vec<(String, Option<JsValue>)>, String> {
+fn read_answered(list: JsValue) -> Result<Vec<(String, Option<JsValue>)>, String> {
     const WANT: &str = "answered must be an array of {key, answer?} with non-empty string keys";
-    let Some(list) = options.get("answered") else { return Ok(Vec::new()) };
+    let Some(list) = given(list) else { return Ok(Vec::new()) };
     let items = list.items().ok_or(WANT)?;
     items
         .iter()
@@ -127,137 +157,66 @@ fn read_answered(options: &JsValue) -> Result<Vec<(String, Option<JsValue>)>, St
         .collect()
 }
 
-/// Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
-/// with `{tag: "task", status}`, `{tag: "ok", result}`, `{tag: "input_required", status}` or
-/// `{tag: "error", error}`. MRTR rounds are answered through the `input` option.
-#[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolOutcome>")]
-pub fn call_tool(
-    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] options: JsValue,
-) -> Promise {
-    match read_call(&client, name, args, options) {
-        Ok(c) => {
-            let machine = CallTool::new(c.name, c.arguments, c.opts, now());
-            run(Box::new(machine), c.client, c.hooks, watched(c.signal, AbortScope::All))
-        }
-        Err(m) => type_error("callTool", m),
-    }
-}
-
-/// Waits for a task to finish (polling `tasks/get`, or listening with `listen: true`), answering
-/// input requests on the way. Resolves with `{tag: "ok", result}`, `{tag: "error", error}`,
-/// `{tag: "cancelled", status}` or `{tag: "input_required", status}`.
-#[wasm_bindgen(js_name = awaitTask, unchecked_return_type = "Promise<AwaitTaskOutcome>")]
-pub fn await_task(
-    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
-    #[wasm_bindgen(js_name = statusOrTaskId, unchecked_param_type = "TaskStatus | string")] status_or_task_id: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "AwaitTaskOptions")] options: JsValue,
-) -> Promise {
-    let started = || -> Result<Promise, String> {
-        let client = JsClient::read_shared(&client)?;
-        let answered = read_answered(&options)?;
-        let w = read_wait(&client, options)?;
-        let machine = Wait::resume(read_seed(status_or_task_id)?, w.opts, &answered, now())?;
-        Ok(run(Box::new(machine), client, w.hooks, watched(w.signal, AbortScope::All)))
-    };
-    started().unwrap_or_else(|m| type_error("awaitTask", m))
-}
-
-/// `callTool`, then `awaitTask` when it created a task; an immediate result, error or
-/// `input_required` is returned as is. Every argument of both parts is checked before anything is
-/// sent. The call's `signal` also bounds the wait unless `awaitOptions` has its own.
-#[wasm_bindgen(js_name = callAndAwait, unchecked_return_type = "Promise<CallAndAwaitOutcome>")]
-pub fn call_and_await(
-    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
-    #[wasm_bindgen(js_name = callOptions, unchecked_optional_param_type = "CallToolOptions")] call_options: JsValue,
-    #[wasm_bindgen(js_name = awaitOptions, unchecked_optional_param_type = "AwaitTaskOptions")] await_options: JsValue,
-) -> Promise {
-    let started = || -> Result<Promise, String> {
-        let c = read_call(&client, name, args, call_options)?;
-        let w = read_wait(&c.client, await_options)?;
-        let mut signals = Vec::new();
-        let call_scope = if w.signal.is_some() { AbortScope::Call } else { AbortScope::All };
-        signals.extend(watched(c.signal, call_scope));
-        signals.extend(watched(w.signal, AbortScope::Wait));
-        let machine = CallAndAwait::new(c.name, c.arguments, c.opts, w.opts, now());
-        let hooks = Hooks { next: Some(Box::new(w.hooks)), ..c.hooks };
-        Ok(run(Box::new(machine), c.client, hooks, signals))
-    };
-    started().unwrap_or_else(|m| type_error("callAndAwait", m))
-}
-
-fn start_step(
-    function: &str,
-    client: JsValue,
-    task_id: JsValue,
-    options: JsValue,
-    make: impl FnOnce(String) -> Call<JsValue>,
-) -> Promise {
-    let started = || -> Result<Promise, String> {
-        let client = JsClient::read_shared(&client)?;
-        let task_id = task_id.as_string().filter(|t| !t.is_empty()).ok_or("the task id must be a non-empty string")?;
-        let opts = Opts::read(options, "options")?;
-        let machine = Step::new(make(task_id.clone()), task_id, opts.bounds(&client)?, opts.retry(seed())?, now());
-        Ok(run(Box::new(machine), client, no_hooks(), watched(opts.signal()?, AbortScope::All)))
-    };
-    started().unwrap_or_else(|m| type_error(function, m))
-}
-
-/// Live counts of what the module holds, for leak checks: `{runs, requests, asks, streams, timers}`
-/// (calls in progress, requests in flight incl. detached cancels, input handler calls running, open
-/// listen streams, armed timers — the module arms at most one). All zero when nothing is running.
-#[wasm_bindgen(js_name = liveCounts, unchecked_return_type = "LiveCounts")]
-pub fn live_counts_js() -> JsValue {
+/// Starts a `callTool` run (`args`, `inputResponses`, `requestState` undefined when not given).
+#[wasm_bindgen(js_name = startCall, skip_typescript)]
+pub fn start_call(
+    name: String,
+    args: JsValue,
+    input_responses: JsValue,
+    request_state: JsValue,
+    capabilities: JsValue,
+    nums: &[f64],
+) -> u32 {
     super::install_panic_hook();
-    let [runs, requests, asks, streams, timers] = live_counts();
-    let n = |v: usize| JsValue::from_f64(v as f64);
-    JsValue::object(vec![
-        ("runs", n(runs)),
-        ("requests", n(requests)),
-        ("asks", n(asks)),
-        ("streams", n(streams)),
-        ("timers", n(timers)),
-    ])
+    let n = Nums(nums);
+    let machine = CallTool::new(name, given(args), n.call(input_responses, request_state), n.now());
+    register(Box::new(machine), declared(capabilities))
 }
 
-/// Reads a task's status once (`tasks/get`): `{tag: "ok", status}` or `{tag: "error", error}`.
-#[wasm_bindgen(js_name = getTask, unchecked_return_type = "Promise<GetTaskOutcome>")]
-pub fn get_task(
-    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
-    #[wasm_bindgen(js_name = taskId, unchecked_param_type = "string")] task_id: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "StepOptions")] options: JsValue,
-) -> Promise {
-    start_step("getTask", client, task_id, options, |task_id| Call::GetTask { task_id })
+/// Starts an `awaitTask` run from a task id or a status: its handle, or a `TypeError` message.
+#[wasm_bindgen(js_name = startWait, skip_typescript)]
+pub fn start_wait(seed: JsValue, answered: JsValue, capabilities: JsValue, nums: &[f64]) -> JsValue {
+    super::install_panic_hook();
+    let n = Nums(nums);
+    handle_or_message((|| {
+        let answered = read_answered(answered)?;
+        let machine = Wait::resume(read_seed(seed)?, n.wait()?, &answered, n.now())?;
+        Ok(register(Box::new(machine), declared(capabilities)))
+    })())
 }
 
-/// Answers input requests by hand (`tasks/update` with `responses` as `inputResponses`):
-/// `{tag: "ok"}` or `{tag: "error", error}`.
-#[wasm_bindgen(js_name = updateTask, unchecked_return_type = "Promise<AckOutcome>")]
-pub fn update_task(
-    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
-    #[wasm_bindgen(js_name = taskId, unchecked_param_type = "string")] task_id: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "InputResponses")] responses: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "StepOptions")] options: JsValue,
-) -> Promise {
-    if responses.kind() != crate::json::Kind::Object {
-        return type_error("updateTask", "responses must be an object (key → response)".to_owned());
-    }
-    start_step("updateTask", client, task_id, options, |task_id| Call::UpdateTaskRaw { task_id, responses })
+/// Starts a `callAndAwait` run: its handle, or a `TypeError` message.
+#[wasm_bindgen(js_name = startBoth, skip_typescript)]
+pub fn start_both(
+    name: String,
+    args: JsValue,
+    input_responses: JsValue,
+    request_state: JsValue,
+    capabilities: JsValue,
+    call_nums: &[f64],
+    wait_nums: &[f64],
+) -> JsValue {
+    super::install_panic_hook();
+    let (c, w) = (Nums(call_nums), Nums(wait_nums));
+    handle_or_message(w.wait().map(|wait_opts| {
+        let call_opts = c.call(input_responses, request_state);
+        let machine = CallAndAwait::new(name, given(args), call_opts, wait_opts, c.now());
+        register(Box::new(machine), declared(capabilities))
+    }))
 }
 
-/// Asks the server to cancel a task (`tasks/cancel`): `{tag: "ok"}` or `{tag: "error", error}`.
-/// The acknowledgement does not mean the task ended `cancelled`; `awaitTask` tells.
-#[wasm_bindgen(js_name = cancelTask, unchecked_return_type = "Promise<AckOutcome>")]
-pub fn cancel_task(
-    #[wasm_bindgen(unchecked_param_type = "TasksClient")] client: JsValue,
-    #[wasm_bindgen(js_name = taskId, unchecked_param_type = "string")] task_id: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "StepOptions")] options: JsValue,
-) -> Promise {
-    start_step("cancelTask", client, task_id, options, |task_id| Call::CancelTask { task_id })
+/// Starts a one-request run: `kind` 0 `tasks/get`, 1 `tasks/update` (with `responses`), 2 `tasks/cancel`.
+#[wasm_bindgen(js_name = startStep, skip_typescript)]
+pub fn start_step(kind: u32, task_id: String, responses: JsValue, capabilities: JsValue, nums: &[f64]) -> u32 {
+    super::install_panic_hook();
+    let n = Nums(nums);
+    let call = match kind {
+        0 => Call::GetTask { task_id: task_id.clone() },
+        1 => Call::UpdateTaskRaw { task_id: task_id.clone(), responses },
+        _ => Call::CancelTask { task_id: task_id.clone() },
+    };
+    let machine = Step::new(call, task_id, n.bounds(), n.retry(), n.now());
+    register(Box::new(machine), declared(capabilities))
 }
 
 /// `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`, to use as a

@@ -1,12 +1,11 @@
-//! The wasm shell: runs the engine's machines against JS clients, timers and signals, and exports
-//! the JS API. It makes no protocol decisions.
+//! The wasm shell: keeps the engine's machines by handle and moves them one event at a time for the
+//! JS driver (`js/run.js`, which reads the arguments and runs the requests, handlers, signals and the
+//! one timer), and exports the synchronous helpers. It makes no protocol decisions.
 
-mod client;
-mod driver;
 mod exports;
 mod js_json;
 pub(crate) mod rt;
-mod scheduler;
+mod runs;
 
 /// The TypeScript declarations of the public API, emitted into the generated `.d.ts`.
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]

@@ -348,3 +348,46 @@ export interface LiveCounts {
   /** Armed timers (the module arms at most one, for all its calls). */
   timers: number;
 }
+
+// The async API (js/run.js drives the engine's machines; declared here so the entry declarations
+// list them with the module's own functions).
+
+/**
+ * Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
+ * with `{tag: "task", status}`, `{tag: "ok", result}`, `{tag: "input_required", status}` or
+ * `{tag: "error", error}`. MRTR rounds are answered through the `input` option.
+ */
+export function callTool(client: TasksClient, name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolOutcome>;
+
+/**
+ * Waits for a task to finish (polling `tasks/get`, or listening with `listen: true`), answering
+ * input requests on the way. Resolves with `{tag: "ok", result}`, `{tag: "error", error}`,
+ * `{tag: "cancelled", status}` or `{tag: "input_required", status}`.
+ */
+export function awaitTask(client: TasksClient, statusOrTaskId: TaskStatus | string, options?: AwaitTaskOptions): Promise<AwaitTaskOutcome>;
+
+/**
+ * `callTool`, then `awaitTask` when it created a task; an immediate result, error or
+ * `input_required` is returned as is. Every argument of both parts is checked before anything is
+ * sent. The call's `signal` also bounds the wait unless `awaitOptions` has its own.
+ */
+export function callAndAwait(client: TasksClient, name: string, args?: Record<string, unknown>, callOptions?: CallToolOptions, awaitOptions?: AwaitTaskOptions): Promise<CallAndAwaitOutcome>;
+
+/** Reads a task's status once (`tasks/get`): `{tag: "ok", status}` or `{tag: "error", error}`. */
+export function getTask(client: TasksClient, taskId: string, options?: StepOptions): Promise<GetTaskOutcome>;
+
+/** Answers input requests by hand (`tasks/update` with `responses` as `inputResponses`): `{tag: "ok"}` or `{tag: "error", error}`. */
+export function updateTask(client: TasksClient, taskId: string, responses: InputResponses, options?: StepOptions): Promise<AckOutcome>;
+
+/**
+ * Asks the server to cancel a task (`tasks/cancel`): `{tag: "ok"}` or `{tag: "error", error}`.
+ * The acknowledgement does not mean the task ended `cancelled`; `awaitTask` tells.
+ */
+export function cancelTask(client: TasksClient, taskId: string, options?: StepOptions): Promise<AckOutcome>;
+
+/**
+ * Live counts of what the library holds, for leak checks: `{runs, requests, asks, streams, timers}`
+ * (calls in progress, requests in flight incl. detached cancels, input handler calls running, open
+ * listen streams, armed timers — at most one). All zero when nothing is running.
+ */
+export function liveCounts(): LiveCounts;
