@@ -224,15 +224,15 @@ function deliver(run, kind, id, value) {
   run.busy = true;
   try {
     for (;;) {
-      const out = feedRun(run.handle, kind, id, value, now());
-      if (out === undefined) return; // cannot happen: the run is fed by nobody else
+      const out = [];
+      const wakeAt = feedRun(run.handle, kind, id, value, now(), out);
       perform(run, out);
-      if (run.done) return;
+      if (run.done || wakeAt === -2) return; // -2 cannot happen: nobody else feeds the run
       if (!run.inbox?.length) {
         run.inbox = undefined; // an idle run keeps no buffers (memory per wait)
-        if (out[0] >= 0 && out[0] < run.wake) {
-          run.wake = out[0];
-          wake(out[0], run);
+        if (wakeAt >= 0 && wakeAt < run.wake) {
+          run.wake = wakeAt;
+          wake(wakeAt, run);
         }
         return;
       }
@@ -246,16 +246,16 @@ function deliver(run, kind, id, value) {
   }
 }
 
-/** Carries out the actions `[wakeAt, (code, id, a, b, c, d)...]` of one feed, in order. */
+/** Carries out the actions `(code, id, a, b, c, d, ms)...` of one feed, in order. */
 function perform(run, out) {
-  for (let i = 1; i < out.length && !run.done; i += 6) {
-    const id = out[i + 1], a = out[i + 2], b = out[i + 3], c = out[i + 4], d = out[i + 5];
+  for (let i = 0; i < out.length && !run.done; i += 7) {
+    const id = out[i + 1], a = out[i + 2], b = out[i + 3], c = out[i + 4], d = out[i + 5], ms = out[i + 6];
     switch (out[i]) {
-      case 1: // send (id, method, params, timeoutMs?)
-        add(run, send(run, a, b, c, REQUEST, id));
+      case 1: // send (id, method, params; ms its time, -1 none)
+        add(run, send(run, a, b, ms < 0 ? undefined : ms, REQUEST, id));
         break;
-      case 2: // send detached (method, params, timeoutMs): aborted by the timer at its bound
-        sendDetached(run, a, b, c);
+      case 2: // send detached (method, params; ms): aborted by the timer at its bound
+        sendDetached(run, a, b, ms);
         break;
       case 3: // abort a request
       case 7: // stop an ask

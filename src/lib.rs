@@ -20,6 +20,7 @@
 //! package's TypeScript declarations.
 
 pub mod engine;
+pub mod heap;
 pub mod json;
 pub mod proto;
 pub mod text;

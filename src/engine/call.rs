@@ -3,7 +3,7 @@
 use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
 use super::options::{Bounds, InputMode};
-use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome};
+use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
 use crate::proto::request::Call;
@@ -171,7 +171,7 @@ impl<J: Json> Machine<J> for CallTool<J> {
     }
 
     fn next_action(&mut self) -> Option<Action<J>> {
-        self.out.pop_front()
+        next_queued(&mut self.out)
     }
 
     fn wake_at(&self) -> Option<Millis> {

@@ -92,6 +92,9 @@ impl<T: Copy + PartialEq> Flights<T> {
         self.next_id += 1;
         let timeout_ms = self.timeout_at(now);
         let expires = timeout_ms.map(|t| later(now, t));
+        if self.open.capacity() == 0 {
+            self.open.reserve_exact(1); // one request in flight is the rule: room for one (memory per wait)
+        }
         self.open.push(Flight { id, purpose, method: call.method(), expires, timeout_ms });
         out.push_back(Action::Send { req: id, call, timeout_ms });
         id

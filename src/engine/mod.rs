@@ -19,6 +19,7 @@ use crate::proto::input::InputKind;
 use crate::proto::request::Call;
 use crate::proto::rpc::Reply;
 pub use outcome::{Cause, ErrorKind, Failure, Outcome};
+use std::collections::VecDeque;
 
 /// Milliseconds on the driver's monotonic clock.
 pub type Millis = u64;
@@ -174,6 +175,16 @@ pub trait Machine<V> {
     fn next_action(&mut self) -> Option<Action<V>>;
     /// When the machine next needs a `Tick` (`None`: only other inputs can move it).
     fn wake_at(&self) -> Option<Millis>;
+}
+
+/// The next of a machine's queued actions; once they are all taken the queue's buffer is released (a
+/// machine that waits keeps none: memory per wait).
+pub(crate) fn next_queued<V>(out: &mut VecDeque<Action<V>>) -> Option<Action<V>> {
+    let a = out.pop_front();
+    if a.is_none() && out.capacity() > 0 {
+        *out = VecDeque::new();
+    }
+    a
 }
 
 /// `a` plus `b` milliseconds, saturating.

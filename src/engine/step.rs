@@ -5,7 +5,7 @@
 use super::flights::{Flight, Flights, Lost};
 use super::options::{Bounds, Retry, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
-use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome};
+use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome};
 use crate::json::Json;
 use crate::proto::request::Call;
 use crate::proto::rpc::Reply;
@@ -148,7 +148,7 @@ impl<J: Json> Machine<J> for Step<J> {
     }
 
     fn next_action(&mut self) -> Option<Action<J>> {
-        self.out.pop_front()
+        next_queued(&mut self.out)
     }
 
     fn wake_at(&self) -> Option<Millis> {

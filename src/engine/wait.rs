@@ -17,7 +17,7 @@ use super::flights::{Flights, Lost};
 use super::inputs::{InputDesk, Stop};
 use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
-use super::{later, Action, Event, Failure, Finish, Machine, Millis, Outcome, StreamEvent};
+use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, StreamEvent};
 use crate::json::{Json, Kind};
 use crate::proto::request::Call;
 use crate::proto::rpc::{read_rejection, read_rpc_error, Reply, RpcError};
@@ -651,11 +651,7 @@ impl<J: Json> Machine<J> for Wait<J> {
     }
 
     fn next_action(&mut self) -> Option<Action<J>> {
-        let a = self.out.pop_front();
-        if a.is_none() && self.out.capacity() > 0 {
-            self.out = VecDeque::new(); // an idle wait keeps no buffer (memory per wait)
-        }
-        a
+        next_queued(&mut self.out)
     }
 
     fn wake_at(&self) -> Option<Millis> {

@@ -2,6 +2,7 @@
 //! JS driver (`js/run.js`, which reads the arguments and runs the requests, handlers, signals and the
 //! one timer), and exports the synchronous helpers. It makes no protocol decisions.
 
+mod alloc;
 mod exports;
 mod js_json;
 pub(crate) mod rt;

@@ -1,6 +1,6 @@
 // The wasm shell's JS side: the reads the module makes of application values (catching what a
 // getter, a Proxy trap or a revoked Proxy throws, so nothing thrown ever crosses into the module), and
-// the few builds it makes. Running the machines is js/run.js's job.
+// the few builds it makes; and `emit`, which hands a machine's actions to js/run.js, the driver.
 
 /** `target[key]` of an object (not null, not a function), else undefined — also when reading it
  * throws (a getter, a Proxy trap, a revoked Proxy). */
@@ -55,6 +55,11 @@ export function kindOf(v) {
     default:
       return 6;
   }
+}
+
+/** Appends one action of a machine to the JS driver's list (src/wasm/runs.rs, `feed`). */
+export function emit(out, code, id, a, b, c, d, ms) {
+  out.push(code, id, a, b, c, d, ms);
 }
 
 /** `true` for a DOMException (never a JSON-RPC error, though it has a numeric `code`). */

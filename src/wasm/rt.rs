@@ -1,5 +1,6 @@
 //! The imports from `rt.js`: the catching reads (and the few builds) the module's `Json` over JS
-//! values goes through, so no JS exception can cross into the module.
+//! values goes through, so no JS exception can cross into the module; and `emit`, which hands the
+//! JS driver a machine's actions.
 
 use wasm_bindgen::prelude::*;
 
@@ -27,6 +28,9 @@ extern "C" {
     /// Freezes a value the module built, deeply.
     #[wasm_bindgen(js_name = deepFreeze)]
     pub fn deep_freeze(v: &JsValue) -> JsValue;
+    /// `out.push(code, id, a, b, c, d, ms)`: one action for the JS driver.
+    #[allow(clippy::too_many_arguments)]
+    pub fn emit(out: &JsValue, code: u32, id: u32, a: &JsValue, b: &JsValue, c: &JsValue, d: &JsValue, ms: f64);
     /// The WHATWG URL check for url-mode elicitations.
     #[wasm_bindgen(js_name = isSafeWebUrl)]
     pub fn is_safe_web_url(s: &str) -> bool;

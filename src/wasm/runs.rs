@@ -8,9 +8,9 @@
 //! never feeds a run while that run is being fed (it queues the event and feeds it afterwards).
 
 use super::js_json::js_string;
+use super::rt::emit;
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
 use crate::proto::rpc::{read_rejection, Reply};
-use js_sys::Array;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -78,16 +78,16 @@ mod event {
 }
 
 /// Feeds run `handle` one event at time `now` (`kind` from [`event`]; `id` the request, the ask, or
-/// for an abort the scope: 0 all, 1 the call, 2 the wait) and returns `[wakeAt, ...actions]`: the time
-/// the run next needs a tick (−1: none), then six slots per action — `[code, id, a, b, c, d]`:
-/// 1 send (id, method, params, timeoutMs?), 2 send detached (-, method, params, timeoutMs), 3 abort a
-/// request (id), 4 status (-, status), 5 ask a handler (id, handler name, key, params, status), 6 ask
-/// the input function (id, status), 7 stop an ask (id), 8 open the listen stream (-, params), 9 close
-/// it, 10 next part, 11 resolve (-, outcome), 12 reject (-, value). After 11 or 12 the handle is free.
-/// `undefined` for a handle that is not running.
+/// for an abort the scope: 0 all, 1 the call, 2 the wait), appends every action it then decides to
+/// `out`, seven slots each — `[code, id, a, b, c, d, ms]`: 1 send (id, method, params; ms the
+/// request's time, −1 none), 2 send detached (method, params; ms), 3 abort a request (id), 4 status
+/// (status), 5 ask a handler (id, handler name, key, params, status), 6 ask the input function (id,
+/// status), 7 stop an ask (id), 8 open the listen stream (params), 9 close it, 10 next part, 11
+/// resolve (outcome), 12 reject (value) — and returns the time the run next needs a tick: −1 none
+/// (also once it finished: then the handle is free), −2 when the handle is not running.
 #[wasm_bindgen(js_name = feedRun, skip_typescript)]
-pub fn feed(handle: u32, kind: u32, id: u32, value: JsValue, now: f64) -> JsValue {
-    let Some(mut entry) = take(handle) else { return JsValue::UNDEFINED };
+pub fn feed(handle: u32, kind: u32, id: u32, value: JsValue, now: f64, out: &JsValue) -> f64 {
+    let Some(mut entry) = take(handle) else { return -2.0 };
     let now = now as u64;
     let req = ReqId(id);
     let ask = AskId(id);
@@ -110,53 +110,46 @@ pub fn feed(handle: u32, kind: u32, id: u32, value: JsValue, now: f64) -> JsValu
     if let Some(e) = e {
         entry.machine.handle(now, e);
     }
-    let out = Array::new();
-    out.push(&JsValue::UNDEFINED); // the wake time, set below
     let mut finished = false;
     while let Some(action) = entry.machine.next_action() {
         finished |= matches!(action, Action::Finish(_));
-        push_action(&out, action, &entry.capabilities);
+        emit_action(out, action, &entry.capabilities);
     }
     if finished {
         RUNS.with(|r| r.borrow_mut().free.push(handle));
-        out.set(0, JsValue::from_f64(-1.0));
-    } else {
-        out.set(0, JsValue::from_f64(entry.machine.wake_at().map_or(-1.0, |t| t as f64)));
-        RUNS.with(|r| {
-            if let Some(s) = r.borrow_mut().slots.get_mut(handle as usize) {
-                *s = Some(entry);
-            }
-        });
+        return -1.0;
     }
-    out.into()
+    let wake = entry.machine.wake_at().map_or(-1.0, |t| t as f64);
+    RUNS.with(|r| {
+        if let Some(s) = r.borrow_mut().slots.get_mut(handle as usize) {
+            *s = Some(entry);
+        }
+    });
+    wake
 }
 
-/// Appends one action's six slots.
-fn push_action(out: &Array, action: Action<JsValue>, capabilities: &JsValue) {
+/// Appends one action's seven slots.
+fn emit_action(out: &JsValue, action: Action<JsValue>, capabilities: &JsValue) {
     const U: JsValue = JsValue::UNDEFINED;
-    let n = |v: u32| JsValue::from_f64(f64::from(v));
-    let ms = |t: Option<u64>| t.map_or(JsValue::UNDEFINED, |t| JsValue::from_f64(t as f64));
-    let slots: [JsValue; 6] = match action {
+    let ms = |t: Option<u64>| t.map_or(-1.0, |t| t as f64);
+    match action {
         Action::Send { req, call, timeout_ms } => {
-            [n(1), n(req.0), js_string(call.method()), call.params(capabilities), ms(timeout_ms), U]
+            emit(out, 1, req.0, &js_string(call.method()), &call.params(capabilities), &U, &U, ms(timeout_ms))
         }
         Action::SendDetached { call, timeout_ms } => {
-            [n(2), U, js_string(call.method()), call.params(capabilities), ms(Some(timeout_ms)), U]
+            emit(out, 2, 0, &js_string(call.method()), &call.params(capabilities), &U, &U, ms(Some(timeout_ms)))
         }
-        Action::Abort { req } => [n(3), n(req.0), U, U, U, U],
-        Action::Status(status) => [n(4), U, status, U, U, U],
+        Action::Abort { req } => emit(out, 3, req.0, &U, &U, &U, &U, -1.0),
+        Action::Status(status) => emit(out, 4, 0, &status, &U, &U, &U, -1.0),
         Action::Ask { ask, kind, key, params, status } => {
-            [n(5), n(ask.0), js_string(kind.handler_name()), js_string(&key), params, status]
+            emit(out, 5, ask.0, &js_string(kind.handler_name()), &js_string(&key), &params, &status, -1.0)
         }
-        Action::AskAll { ask, status } => [n(6), n(ask.0), status, U, U, U],
-        Action::StopAsk { ask } => [n(7), n(ask.0), U, U, U, U],
-        Action::OpenStream { call } => [n(8), U, call.params(capabilities), U, U, U],
-        Action::CloseStream => [n(9), U, U, U, U, U],
-        Action::NextPart => [n(10), U, U, U, U, U],
-        Action::Finish(Finish::Resolve(o)) => [n(11), U, o.to_json(), U, U, U],
-        Action::Finish(Finish::Reject(v)) => [n(12), U, v, U, U, U],
-    };
-    for s in &slots {
-        out.push(s);
+        Action::AskAll { ask, status } => emit(out, 6, ask.0, &status, &U, &U, &U, -1.0),
+        Action::StopAsk { ask } => emit(out, 7, ask.0, &U, &U, &U, &U, -1.0),
+        Action::OpenStream { call } => emit(out, 8, 0, &call.params(capabilities), &U, &U, &U, -1.0),
+        Action::CloseStream => emit(out, 9, 0, &U, &U, &U, &U, -1.0),
+        Action::NextPart => emit(out, 10, 0, &U, &U, &U, &U, -1.0),
+        Action::Finish(Finish::Resolve(o)) => emit(out, 11, 0, &o.to_json(), &U, &U, &U, -1.0),
+        Action::Finish(Finish::Reject(v)) => emit(out, 12, 0, &v, &U, &U, &U, -1.0),
     }
 }
