@@ -66,7 +66,7 @@ if (!fresh || process.argv.includes("--force")) {
   const wasmOpt = join(root, "node_modules/.bin/wasm-opt");
   const features = ["--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
     "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
-  run(wasmOpt, ["-Oz", ...features, wasmOut, "-o", wasmOut]);
+  run(wasmOpt, ["-Oz", "--strip-target-features", ...features, wasmOut, "-o", wasmOut]);
   shortenNames(wasmOpt, features);
   // The glue is shipped minified, with the shell's JS side (src/wasm/rt.js, emitted as a wasm-bindgen
   // snippet) bundled into it.

@@ -131,25 +131,26 @@ pub fn feed(handle: u32, kind: u32, id: u32, value: JsValue, now: f64, out: &JsV
 /// Appends one action's seven slots.
 fn emit_action(out: &JsValue, action: Action<JsValue>, capabilities: &JsValue) {
     const U: JsValue = JsValue::UNDEFINED;
-    let ms = |t: Option<u64>| t.map_or(-1.0, |t| t as f64);
-    match action {
+    let none = -1.0;
+    let (code, id, a, b, c, d, ms) = match action {
         Action::Send { req, call, timeout_ms } => {
-            emit(out, 1, req.0, &js_string(call.method()), &call.params(capabilities), &U, &U, ms(timeout_ms))
+            (1, req.0, js_string(call.method()), call.params(capabilities), U, U, timeout_ms.map_or(none, |t| t as f64))
         }
         Action::SendDetached { call, timeout_ms } => {
-            emit(out, 2, 0, &js_string(call.method()), &call.params(capabilities), &U, &U, ms(Some(timeout_ms)))
+            (2, 0, js_string(call.method()), call.params(capabilities), U, U, timeout_ms as f64)
         }
-        Action::Abort { req } => emit(out, 3, req.0, &U, &U, &U, &U, -1.0),
-        Action::Status(status) => emit(out, 4, 0, &status, &U, &U, &U, -1.0),
+        Action::Abort { req } => (3, req.0, U, U, U, U, none),
+        Action::Status(status) => (4, 0, status, U, U, U, none),
         Action::Ask { ask, kind, key, params, status } => {
-            emit(out, 5, ask.0, &js_string(kind.handler_name()), &js_string(&key), &params, &status, -1.0)
+            (5, ask.0, js_string(kind.handler_name()), js_string(&key), params, status, none)
         }
-        Action::AskAll { ask, status } => emit(out, 6, ask.0, &status, &U, &U, &U, -1.0),
-        Action::StopAsk { ask } => emit(out, 7, ask.0, &U, &U, &U, &U, -1.0),
-        Action::OpenStream { call } => emit(out, 8, 0, &call.params(capabilities), &U, &U, &U, -1.0),
-        Action::CloseStream => emit(out, 9, 0, &U, &U, &U, &U, -1.0),
-        Action::NextPart => emit(out, 10, 0, &U, &U, &U, &U, -1.0),
-        Action::Finish(Finish::Resolve(o)) => emit(out, 11, 0, &o.to_json(), &U, &U, &U, -1.0),
-        Action::Finish(Finish::Reject(v)) => emit(out, 12, 0, &v, &U, &U, &U, -1.0),
-    }
+        Action::AskAll { ask, status } => (6, ask.0, status, U, U, U, none),
+        Action::StopAsk { ask } => (7, ask.0, U, U, U, U, none),
+        Action::OpenStream { call } => (8, 0, call.params(capabilities), U, U, U, none),
+        Action::CloseStream => (9, 0, U, U, U, U, none),
+        Action::NextPart => (10, 0, U, U, U, U, none),
+        Action::Finish(Finish::Resolve(o)) => (11, 0, o.to_json(), U, U, U, none),
+        Action::Finish(Finish::Reject(v)) => (12, 0, v, U, U, U, none),
+    };
+    emit(out, code, id, &a, &b, &c, &d, ms);
 }
