@@ -13,9 +13,9 @@
 //   terminal outcome from a BroadcastChannel (or, if the holder died, goes on itself);
 // - a store that fails ends the call with an error outcome (`kind: "journal"`), never a silent loss.
 import { awaitTask as engineAwaitTask, callAndAwait as engineCallAndAwait, callTool as engineCallTool } from "./mcp_tasks_wasm.js";
+import { attempt, isObjectLike, nothing, readKey } from "./values.js";
 
 const PREFIX = "mcp-tasks-wasm:";
-const nothing = () => {};
 
 /** The journal key of a task. */
 const keyOf = (server, taskId) => JSON.stringify([server, taskId]);
@@ -75,7 +75,7 @@ export function extensionStorageJournal(area) {
   };
 }
 
-const isStore = (j) => j !== null && typeof j === "object" && ["get", "put", "delete", "list"].every((f) => typeof j[f] === "function");
+const isStore = (j) => isObjectLike(j) && ["get", "put", "delete", "list"].every((f) => typeof j[f] === "function");
 
 let defaultStore;
 /** The store a `journal` value names: the store itself, or for `true` the default — an
@@ -142,8 +142,8 @@ export async function resumeTasks(client, journal, options) {
 /** An outcome after which the task can never be resumed. */
 function isTerminal(out) {
   if (out.tag === "ok" || out.tag === "cancelled") return true;
-  const cause = out.tag === "error" ? out.error?.cause : undefined;
-  return cause?.type === "task_failed" || cause?.type === "expired" || (cause?.type === "rpc_error" && out.error.code === -32602);
+  const type = out.tag === "error" ? out.error?.cause?.type : undefined;
+  return type === "task_failed" || type === "expired" || (type === "rpc_error" && out.error.code === -32602);
 }
 
 /** `"sha256:<hex>"` of the JSON of `value` (or of its `String` where it has no JSON); where Web Crypto
@@ -156,51 +156,43 @@ async function hashOf(value) {
     text = String(value);
   }
   const bytes = new TextEncoder().encode(text);
-  const hex = (a) => [...a].map((b) => b.toString(16).padStart(2, "0")).join("");
   const subtle = globalThis.crypto?.subtle;
-  if (subtle) return "sha256:" + hex(new Uint8Array(await subtle.digest("SHA-256", bytes)));
+  if (subtle) return "sha256:" + [...new Uint8Array(await subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
   let h = 0x811c9dc5;
   for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
   return "fnv1a:" + h.toString(16).padStart(8, "0");
 }
 
-/** A status as journaled: without a terminal payload. */
-function trimmed(status) {
-  const { result, error, ...rest } = status;
-  return rest;
-}
-
 /**
- * One journaled call: the entry of its task (once known), its writes in order, and the first store
- * failure (`failed`, an error outcome), which ends the call.
+ * One journaled call: the entry of its task (`entry`, once known), its writes in order (`chain`), and
+ * the first store failure (`failed`, an error outcome), which ends the call (it aborts `stop`).
  */
 class Record {
   constructor(journal, server) {
     this.journal = journal;
     this.server = server;
-    this.entry = undefined;
-    this.failed = undefined;
     this.chain = Promise.resolve();
     this.stop = new AbortController();
     /** What to undo when the call ends (listeners on the caller's signal). */
     this.cleanups = [];
   }
 
-  /** Runs `f` after the writes before it; a failure of the store is recorded (and ends the call). */
-  write(operation, f) {
-    const step = this.chain.then(() => (this.failed ? undefined : f()));
-    this.chain = step.catch((e) => this.fail(operation, e));
-    return this.chain;
+  /** The journal key of the entry. */
+  key() {
+    return keyOf(this.server, this.entry.taskId);
   }
 
-  fail(operation, e) {
+  /** Runs the write `f` (every recorded write is a `put`: the removal at the end is not recorded)
+   * after the writes before it; a failure of the store is recorded (and ends the call). */
+  write(f) {
+    return (this.chain = this.chain.then(() => (this.failed ? undefined : f())).catch((e) => this.fail(e)));
+  }
+
+  /** Records the failure `e` of a put, unless one is recorded already. */
+  fail(e) {
     if (this.failed) return;
-    let detail;
-    try {
-      detail = e?.message ?? String(e);
-    } catch {
-      detail = "unreadable error";
-    }
+    const operation = "put";
+    const detail = attempt(() => e?.message ?? String(e), "unreadable error");
     const taskId = this.entry?.taskId ?? null;
     this.failed = {
       tag: "error",
@@ -217,12 +209,12 @@ class Record {
 
   /** Loads (or creates) the entry of `taskId` and journals `status`; resolves when it is stored. */
   open(taskId, tool, status) {
-    return this.write("put", async () => {
+    return this.write(async () => {
       const key = keyOf(this.server, taskId);
       const stored = await this.journal.get(key);
-      const entry = stored && typeof stored === "object" && stored.taskId === taskId
+      const entry = isObjectLike(stored) && stored.taskId === taskId
         ? { ...stored, answered: Array.isArray(stored.answered) ? stored.answered : [] }
-        : { server: this.server, taskId, tool: tool ?? null, createdAt: null, ttlMs: null, status: null, answered: [], journaledAt: Date.now() };
+        : { server: this.server, taskId, tool: null, createdAt: null, ttlMs: null, status: null, answered: [], journaledAt: Date.now() };
       if (tool !== undefined) entry.tool = tool;
       this.entry = entry;
       if (status) this.see(status);
@@ -230,22 +222,25 @@ class Record {
     });
   }
 
+  /** Takes `status` into the entry: as journaled (without a terminal payload), and its times. */
   see(status) {
     const e = this.entry;
-    e.status = trimmed(status);
+    const { result, error, ...rest } = status;
+    e.status = rest;
     if (typeof status.createdAt === "string") e.createdAt = status.createdAt;
     if (status.ttlMs !== undefined) e.ttlMs = typeof status.ttlMs === "number" ? status.ttlMs : null;
   }
 
+  /** Stores the entry (a copy: the store may keep what it is given). */
   put() {
-    return this.journal.put(keyOf(this.server, this.entry.taskId), { ...this.entry, answered: this.entry.answered.map((a) => ({ ...a })) });
+    return this.journal.put(this.key(), { ...this.entry, answered: this.entry.answered.map((a) => ({ ...a })) });
   }
 
   /** A new status was seen (not awaited by the wait: a later write carries it if this one is lost). */
   status(status) {
-    if (!this.entry || status === null || typeof status !== "object") return;
+    if (!this.entry || !isObjectLike(status)) return;
     if (["completed", "failed", "cancelled"].includes(status.status)) return; // the entry goes at the end
-    this.write("put", () => {
+    this.write(() => {
       this.see(status);
       return this.put();
     });
@@ -253,7 +248,7 @@ class Record {
 
   /** An answer for `key`: journaled (with its hash) before it may be sent. */
   answer(key, response) {
-    return this.write("put", async () => {
+    return this.write(async () => {
       const hash = await hashOf(response);
       const answered = this.entry.answered.filter((a) => a.key !== key);
       answered.push({ key, hash, answer: response });
@@ -265,7 +260,7 @@ class Record {
   /** A `tasks/update` carrying `keys` was acknowledged: their answers are dropped (the hashes stay). */
   acked(keys) {
     if (!this.entry) return;
-    this.write("put", () => {
+    this.write(() => {
       this.entry.answered = this.entry.answered.map((a) => (keys.includes(a.key) ? { key: a.key, hash: a.hash } : a));
       return this.put();
     });
@@ -276,7 +271,7 @@ class Record {
     await this.chain;
     if (this.entry && !this.failed && isTerminal(outcome)) {
       // A failed removal loses nothing: the entry is found terminal (or expired) on the next resume.
-      await this.journal.delete(keyOf(this.server, this.entry.taskId)).then(nothing, nothing);
+      await this.journal.delete(this.key()).then(nothing, nothing);
     }
   }
 
@@ -290,7 +285,7 @@ class Record {
  * created (journaled before the engine sees it) and the acknowledged `tasks/update`s. */
 function watched(client, record, tool) {
   const view = Object.create(client);
-  view.request = function (method, params, opts) {
+  view.request = (method, params, opts) => {
     const p = client.request(method, params, opts);
     if (method === "tasks/update") {
       return Promise.resolve(p).then((r) => {
@@ -312,36 +307,29 @@ function watched(client, record, tool) {
   return view;
 }
 
-/** `handlers` (and an `input` function) whose answers are journaled before the engine may send them. */
-function journaledInput(record, handlers, input) {
-  const save = async (key, response) => {
-    if (!record.entry) return; // an MRTR round: no task yet
-    await record.answer(key, response);
-    if (record.failed) throw record.failed.error.cause.error;
-  };
-  let wrapped;
-  if (handlers !== null && typeof handlers === "object") {
-    wrapped = {};
-    for (const kind of ["form", "url", "sampling", "roots"]) {
-      const h = handlers[kind];
-      if (typeof h !== "function") continue;
-      wrapped[kind] = async (params, ctx) => {
-        const out = await h.call(handlers, params, ctx);
-        if (out?.tag === "ok" && typeof ctx?.key === "string") await save(ctx.key, out.response);
-        return out;
-      };
-    }
-  }
-  const fn = typeof input === "function"
-    ? async (status, ctx) => {
-      const out = await input(status, ctx);
-      if (out?.tag === "ok" && out.responses && typeof out.responses === "object") {
-        for (const [key, response] of Object.entries(out.responses)) await save(key, response);
-      }
+/** Journals the answer `response` for `key` before the engine may send it (nothing before the task
+ * exists: an MRTR round); a store failure rejects with what the store threw (and ends the call). */
+async function saveAnswer(record, key, response) {
+  if (!record.entry) return;
+  await record.answer(key, response);
+  if (record.failed) throw record.failed.error.cause.error;
+}
+
+/** `handlers` whose answers are journaled before the engine may send them (undefined when
+ * `handlers` is no object). */
+function journaledHandlers(record, handlers) {
+  if (!isObjectLike(handlers)) return undefined;
+  const wrapped = {};
+  for (const kind of ["form", "url", "sampling", "roots"]) {
+    const h = handlers[kind];
+    if (typeof h !== "function") continue;
+    wrapped[kind] = async (params, ctx) => {
+      const out = await h.call(handlers, params, ctx);
+      if (out?.tag === "ok" && typeof ctx?.key === "string") await saveAnswer(record, ctx.key, out.response);
       return out;
-    }
-    : input;
-  return { handlers: wrapped, input: fn };
+    };
+  }
+  return wrapped;
 }
 
 /** `a` and `b` as one signal (either aborts it, with its reason). */
@@ -361,10 +349,19 @@ function eitherSignal(a, b) {
  * cancels the task — `cancelOnAbort` is honoured here for the caller's own signal only). */
 function engineOptions(record, client, options, fallbackSignal) {
   const { journal, onStatus, signal = fallbackSignal, cancelOnAbort, input, inputHandlers, ...rest } = options;
-  const io = journaledInput(record, inputHandlers ?? client.inputHandlers, input);
+  const handlers = journaledHandlers(record, inputHandlers ?? client.inputHandlers);
   const out = { ...rest, signal: eitherSignal(signal, record.stop.signal) };
-  if (io.handlers) out.inputHandlers = io.handlers;
-  if (io.input !== undefined) out.input = io.input;
+  if (handlers) out.inputHandlers = handlers;
+  // An `input` function's answers are journaled too.
+  if (input !== undefined) {
+    out.input = typeof input !== "function" ? input : async (status, ctx) => {
+      const answer = await input(status, ctx);
+      if (answer?.tag === "ok" && answer.responses && typeof answer.responses === "object") {
+        for (const [key, response] of Object.entries(answer.responses)) await saveAnswer(record, key, response);
+      }
+      return answer;
+    };
+  }
   out.onStatus = (s) => {
     record.status(s);
     if (onStatus !== undefined) return onStatus(s);
@@ -391,11 +388,7 @@ async function settle(record, run) {
     if (record.failed) return record.failed;
     throw e;
   } finally {
-    for (const undo of record.cleanups) {
-      try {
-        undo();
-      } catch {}
-    }
+    for (const undo of record.cleanups) attempt(undo);
     await record.chain;
   }
   if (record.failed) return record.failed;
@@ -421,9 +414,7 @@ function holdLock(server, taskId) {
 function broadcast(server, taskId, outcome) {
   if (typeof BroadcastChannel !== "function" || !isTerminal(outcome)) return;
   const bc = new BroadcastChannel(lockName(server, taskId));
-  try {
-    bc.postMessage(outcome);
-  } catch {} // an outcome that cannot be cloned: the others read the task themselves
+  attempt(() => bc.postMessage(outcome)); // an outcome that cannot be cloned: the others read the task themselves
   bc.close();
 }
 
@@ -468,13 +459,7 @@ async function asOneWaiter(server, taskId, signal, body) {
 }
 
 /** The `journal` option of `options`, `undefined` when absent (or unreadable: the engine says so). */
-function journalOf(options) {
-  try {
-    return options === null || typeof options !== "object" ? undefined : options.journal;
-  } catch {
-    return undefined;
-  }
-}
+const journalOf = (options) => readKey(options, "journal");
 
 const rejected = (e) => Promise.reject(e);
 

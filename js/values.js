@@ -1,5 +1,7 @@
-// Reading application values without ever throwing: what a getter, a Proxy trap or a revoked Proxy
-// throws counts as absent. Shared by the JS transports (channel.js, direct.js).
+// The small helpers the JS modules share (channel.js, direct.js, http.js, journal.js): reading
+// application values without ever throwing — what a getter, a Proxy trap or a revoked Proxy throws
+// counts as absent — and the no-op callback. (`readKey`, `isObject` and `entriesOf` keep their own
+// try/catch: `directClient`'s app ships only them, and that way it ships no more.)
 
 /** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. */
 export function readKey(v, key) {
@@ -29,3 +31,18 @@ export function entriesOf(v) {
   } catch {}
   return keys.map((k) => [k, readKey(v, k)]).filter(([, x]) => x !== undefined);
 }
+
+/** What `f()` returns, or `fallback` when it throws. */
+export function attempt(f, fallback) {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
+}
+
+/** Whether `v` is an object: not null, not a function (arrays and Proxies included). */
+export const isObjectLike = (v) => typeof v === "object" && v !== null;
+
+/** A callback that does nothing (`promise.then(nothing, nothing)` drops a settlement). */
+export const nothing = () => {};
