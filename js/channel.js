@@ -24,7 +24,7 @@
 // a throwing `send`) never escapes: a read that throws counts as absent, a throw becomes the request's
 // rejection.
 import { transportError } from "./errors.js";
-import { attempt, isObject, nothing, readKey } from "./values.js";
+import { attempt, isObject, later, nothing, readKey } from "./values.js";
 
 /** The protocol version every request's `_meta` carries. */
 export const PROTOCOL_VERSION = "2026-07-28";
@@ -88,9 +88,10 @@ export function channelClient(send, options, name) {
   const defaultTimeoutMs = client.requestTimeoutMs;
   let lastId = 0;
   let closed;
-  /** Request id → `{method, resolve, reject, untie}`. */
+  /** Request id → `{resolve, reject, untie}`. */
   const waiting = new Map();
-  /** Listen id → `{taskIds, acked, queue, waiter, end, untie}` (`end`: `{error?}` once ended). */
+  /** Listen id → `{taskIds, acked, queue, untie, waiter?, end?}` (`waiter`: the `[resolve, reject]`
+   * of the `next()` waiting; `end`: `{error?}` once ended). */
   const streams = new Map();
 
   const idValue = (n) => (prefix === undefined ? n : prefix + n);
@@ -134,20 +135,17 @@ export function channelClient(send, options, name) {
   function tie(signal, timeoutMs, fire) {
     let timer;
     if (Number.isFinite(timeoutMs)) timer = setTimeout(() => fire("timeout"), Math.min(Math.max(timeoutMs, 0), 2 ** 31 - 1));
-    let listener;
+    const listener = () => fire("signal");
     const add = readKey(signal, "addEventListener");
-    if (typeof add === "function") {
-      listener = () => fire("signal");
-      try {
-        add.call(signal, "abort", listener);
-      } catch {
-        listener = undefined;
-      }
-    }
+    // Whether the listener is on the signal (its addEventListener may throw: then it is not).
+    const added = typeof add === "function" && attempt(() => {
+      add.call(signal, "abort", listener);
+      return true;
+    }, false);
     return () => {
       clearTimeout(timer);
       // The signal may be duck-typed: its removeEventListener is application code, run later.
-      if (listener) Promise.resolve().then(() => signal.removeEventListener("abort", listener)).then(nothing, nothing);
+      if (added) later(() => signal.removeEventListener("abort", listener));
     };
   }
 
@@ -244,7 +242,7 @@ export function channelClient(send, options, name) {
       const [ready, signal] = prepare("subscriptions/listen", params, opts);
       const id = ++lastId;
       const notifications = readKey(ready, "notifications");
-      const s = { taskIds: strings(readKey(notifications, "taskIds")), acked: false, queue: [], waiter: undefined, end: undefined, untie: nothing };
+      const s = { taskIds: strings(readKey(notifications, "taskIds")), acked: false, queue: [], untie: nothing };
       streams.set(id, s);
       s.untie = tie(signal, undefined, () => endStream(id, undefined, true));
       const failed = streams.has(id) && sendRequest(id, "subscriptions/listen", ready);
@@ -253,7 +251,7 @@ export function channelClient(send, options, name) {
         streams.delete(id);
         throw channelError("subscriptions/listen: send failed", failed.e);
       }
-      const iterator = {
+      return Promise.resolve({
         next() {
           const now = streams.get(id);
           // One `next()` at a time: a concurrent one gets the end (callers await each step).
@@ -267,8 +265,7 @@ export function channelClient(send, options, name) {
         [Symbol.asyncIterator]() {
           return this;
         },
-      };
-      return Promise.resolve(iterator);
+      });
     } catch (e) {
       return Promise.reject(e);
     }

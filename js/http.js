@@ -17,21 +17,19 @@ const EXCERPT = 200;
 /** The most characters one event of a stream may hold (its data plus the line being read). */
 export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
 
+/** The methods whose `params` field (a string) travels in `Mcp-Name`, with that field. */
+const NAME_FIELDS = new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+  ["tasks/get", "taskId"],
+  ["tasks/update", "taskId"],
+  ["tasks/cancel", "taskId"],
+]);
+
 /** The `params` field whose string value travels in `Mcp-Name` for `method`, if any. */
 export function nameField(method) {
-  switch (method) {
-    case "tools/call":
-    case "prompts/get":
-      return "name";
-    case "resources/read":
-      return "uri";
-    case "tasks/get":
-    case "tasks/update":
-    case "tasks/cancel":
-      return "taskId";
-    default:
-      return undefined;
-  }
+  return NAME_FIELDS.get(method);
 }
 
 const SENTINEL_START = "=?base64?";
@@ -172,7 +170,7 @@ export function httpClient(url, options) {
   }
   if (customFetch !== undefined && typeof customFetch !== "function") throw typeError("options.fetch must be a function");
 
-  /** The POSTs in flight, by request id: their AbortController and, for a listen, its stream state. */
+  /** The POSTs in flight, by request id: the function that aborts each. */
   const inflight = new Map();
   /** What the call being sent shares with its exchange (handed from `request`/`listen` to `send`):
    * the HTTP status once known, and for a listen its stream state. */
@@ -182,9 +180,9 @@ export function httpClient(url, options) {
     if (message.method === "notifications/cancelled") {
       // The channel gave the request up: over HTTP that is closing its POST.
       const requestId = message.params?.requestId;
-      const post = inflight.get(requestId);
+      const abort = inflight.get(requestId);
       inflight.delete(requestId);
-      post?.abort();
+      abort?.();
       return;
     }
     const call = handoff ?? { status: 0 };
@@ -200,17 +198,16 @@ export function httpClient(url, options) {
     const { id, method, params } = message;
     const stream = call.stream;
     const controller = new AbortController();
-    const post = {
-      gone: false,
-      /** The channel gave the request up (it has settled it): close the POST quietly. */
-      abort() {
-        post.gone = true;
-        attempt(() => controller.abort());
-        stream?.opened(transportError("McpHttpError", "subscriptions/listen: request aborted"));
-        stream?.wake();
-      },
+    /** Whether the exchange is over: it ended, or the channel gave the request up. */
+    let gone = false;
+    /** The channel gave the request up (it has settled it): close the POST quietly. */
+    const abort = () => {
+      gone = true;
+      attempt(() => controller.abort());
+      stream?.opened(transportError("McpHttpError", "subscriptions/listen: request aborted"));
+      stream?.wake();
     };
-    if (id !== undefined) inflight.set(id, post);
+    if (id !== undefined) inflight.set(id, abort);
     let status = 0;
     let after;
     const httpError = (detail, text) => {
@@ -229,18 +226,18 @@ export function httpClient(url, options) {
       const init = { method: "POST", headers: requestHeaders(user, method, params), body: undefined, signal: controller.signal };
       const f = customFetch ?? globalThis.fetch;
       if (typeof f !== "function") throw typeError("no global fetch: pass options.fetch");
-      if (post.gone) return;
+      if (gone) return;
       posting = true;
       init.body = JSON.stringify(message);
       const response = await (customFetch ? customFetch(href, init) : globalThis.fetch(href, init));
-      if (id === undefined || post.gone) return;
+      if (id === undefined || gone) return;
       const s = Number(response.status);
       const type = response.headers.get("content-type");
       after = retryAfterMs(response.headers.get("retry-after"));
       call.status = status = Number.isFinite(s) ? Math.min(Math.max(Math.trunc(s), 0), 999) : 0;
       if (!isEventStream(type)) {
         const text = await response.text();
-        if (post.gone) return;
+        if (gone) return;
         let msg;
         try {
           msg = JSON.parse(text);
@@ -256,60 +253,59 @@ export function httpClient(url, options) {
       }
       reader = response.body?.getReader();
       stream?.opened();
-      await readEvents(reader, id, stream, post, httpError);
+      await readEvents();
     } catch (e) {
-      if (post.gone || id === undefined) return;
+      if (gone || id === undefined) return;
       const error = !posting || attempt(() => e?.name) === "McpHttpError"
         ? e
         : transportError("McpHttpError", `${method}: network error: ${describe(e)}`, { status, cause: e });
       stream?.opened(error);
       fail(id, error);
     } finally {
-      post.gone = true;
-      if (inflight.get(id) === post) inflight.delete(id);
+      gone = true;
+      if (inflight.get(id) === abort) inflight.delete(id);
       if (reader) attempt(() => reader.cancel().then(nothing, nothing));
     }
-  }
 
-  /** Reads an event stream into the channel until the response to `id` arrives or the stream ends
-   * (a request: it fails with `httpError(detail, head)`; a listen: a clean end). A listen's stream is
-   * read on demand. */
-  async function readEvents(reader, id, stream, post, httpError) {
-    const decoder = new TextDecoder();
-    let head = "";
-    let answered = false;
-    const parser = sseParser((type, data) => {
-      if (answered || !(type === "" || type === "message")) return;
-      const msg = attempt(() => JSON.parse(data)); // undefined: not JSON, ignored
-      if (isResponseTo(msg, id)) {
-        answered = true;
-        receive(msg);
-      } else if (stream && isObjectLike(msg) && msg.id === undefined && typeof msg.method === "string") {
-        // The notifications of a listen's own stream are its own, whatever the server tagged them.
-        const p = isObjectLike(msg.params) ? msg.params : {};
-        const meta = isObjectLike(p._meta) ? p._meta : {};
-        stream.queued += 1;
-        receive({ ...msg, params: { ...p, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } });
+    /** Reads the event stream into the channel until the response to `id` arrives or the stream
+     * ends (a request: it fails; a listen: a clean end). A listen's stream is read on demand. */
+    async function readEvents() {
+      const decoder = new TextDecoder();
+      let head = "";
+      let answered = false;
+      const parser = sseParser((type, data) => {
+        if (answered || !(type === "" || type === "message")) return;
+        const msg = attempt(() => JSON.parse(data)); // undefined: not JSON, ignored
+        if (isResponseTo(msg, id)) {
+          answered = true;
+          receive(msg);
+        } else if (stream && isObjectLike(msg) && msg.id === undefined && typeof msg.method === "string") {
+          // The notifications of a listen's own stream are its own, whatever the server tagged them.
+          const p = isObjectLike(msg.params) ? msg.params : {};
+          const meta = isObjectLike(p._meta) ? p._meta : {};
+          stream.queued += 1;
+          receive({ ...msg, params: { ...p, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } });
+        }
+      });
+      while (reader && !answered) {
+        if (stream) await stream.drained();
+        if (gone) return;
+        const step = await reader.read();
+        if (gone) return;
+        if (step.done === true) {
+          parser.finish();
+          break;
+        }
+        const chunk = step.value;
+        if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body gave a chunk that is not bytes");
+        const text = decoder.decode(chunk, { stream: true });
+        if (head.length < EXCERPT) head += text.slice(0, EXCERPT - head.length);
+        if (!parser.push(text)) throw new RangeError("an event of the stream is larger than 8 MB");
       }
-    });
-    while (reader && !answered) {
-      if (stream) await stream.drained();
-      if (post.gone) return;
-      const step = await reader.read();
-      if (post.gone) return;
-      if (step.done === true) {
-        parser.finish();
-        break;
-      }
-      const chunk = step.value;
-      if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body gave a chunk that is not bytes");
-      const text = decoder.decode(chunk, { stream: true });
-      if (head.length < EXCERPT) head += text.slice(0, EXCERPT - head.length);
-      if (!parser.push(text)) throw new RangeError("an event of the stream is larger than 8 MB");
+      if (answered) return;
+      if (stream) receive({ jsonrpc: "2.0", id, result: {} });
+      else fail(id, httpError("stream ended without a response", head));
     }
-    if (answered) return;
-    if (stream) receive({ jsonrpc: "2.0", id, result: {} });
-    else fail(id, httpError("stream ended without a response", head));
   }
 
   /** `subscriptions/listen`: resolves once the stream is open (rejects when it is refused or fails
@@ -323,7 +319,7 @@ export function httpClient(url, options) {
       try {
         await stream.open;
       } catch (e) {
-        it.return().then(nothing, nothing);
+        it.return(); // (the channel's return() never rejects)
         throw e;
       }
       let tail = Promise.resolve();

@@ -13,7 +13,7 @@
 //   terminal outcome from a BroadcastChannel (or, if the holder died, goes on itself);
 // - a store that fails ends the call with an error outcome (`kind: "journal"`), never a silent loss.
 import { awaitTask as engineAwaitTask, callAndAwait as engineCallAndAwait, callTool as engineCallTool } from "./mcp_tasks_wasm.js";
-import { attempt, isObjectLike, nothing, readKey } from "./values.js";
+import { attempt, isObjectLike, later, nothing, readKey } from "./values.js";
 
 const PREFIX = "mcp-tasks-wasm:";
 
@@ -165,66 +165,39 @@ async function hashOf(value) {
 
 /**
  * One journaled call: the entry of its task (`entry`, once known), its writes in order (`chain`), and
- * the first store failure (`failed`, an error outcome), which ends the call (it aborts `stop`).
+ * the first store failure (`failed`, an error outcome), which ends the call (it aborts `stop`);
+ * `cleanups`: what to undo when the call ends (listeners on the caller's signal).
  */
-class Record {
-  constructor(journal, server) {
-    this.journal = journal;
-    this.server = server;
-    this.chain = Promise.resolve();
-    this.stop = new AbortController();
-    /** What to undo when the call ends (listeners on the caller's signal). */
-    this.cleanups = [];
-  }
-
+function newRecord(journal, server) {
   /** The journal key of the entry. */
-  key() {
-    return keyOf(this.server, this.entry.taskId);
-  }
+  const key = () => keyOf(server, record.entry.taskId);
 
   /** Runs the write `f` (every recorded write is a `put`: the removal at the end is not recorded)
    * after the writes before it; a failure of the store is recorded (and ends the call). */
-  write(f) {
-    return (this.chain = this.chain.then(() => (this.failed ? undefined : f())).catch((e) => this.fail(e)));
-  }
+  const write = (f) => (record.chain = record.chain.then(() => (record.failed ? undefined : f())).catch(fail));
 
   /** Records the failure `e` of a put, unless one is recorded already. */
-  fail(e) {
-    if (this.failed) return;
+  function fail(e) {
+    if (record.failed) return;
     const operation = "put";
     const detail = attempt(() => e?.message ?? String(e), "unreadable error");
-    const taskId = this.entry?.taskId ?? null;
-    this.failed = {
+    const taskId = record.entry?.taskId ?? null;
+    record.failed = {
       tag: "error",
       error: {
         code: -32603,
         message: `journal: ${operation} failed: ${detail}`,
         kind: "journal",
         data: { taskId, operation },
-        cause: { type: "journal_failed", operation, error: e, status: this.entry?.status ?? null },
+        cause: { type: "journal_failed", operation, error: e, status: record.entry?.status ?? null },
       },
     };
-    this.stop.abort(this.failed);
-  }
-
-  /** Loads (or creates) the entry of `taskId` and journals `status`; resolves when it is stored. */
-  open(taskId, tool, status) {
-    return this.write(async () => {
-      const key = keyOf(this.server, taskId);
-      const stored = await this.journal.get(key);
-      const entry = isObjectLike(stored) && stored.taskId === taskId
-        ? { ...stored, answered: Array.isArray(stored.answered) ? stored.answered : [] }
-        : { server: this.server, taskId, tool: null, createdAt: null, ttlMs: null, status: null, answered: [], journaledAt: Date.now() };
-      if (tool !== undefined) entry.tool = tool;
-      this.entry = entry;
-      if (status) this.see(status);
-      await this.journal.put(key, { ...entry });
-    });
+    record.stop.abort(record.failed);
   }
 
   /** Takes `status` into the entry: as journaled (without a terminal payload), and its times. */
-  see(status) {
-    const e = this.entry;
+  function see(status) {
+    const e = record.entry;
     const { result, error, ...rest } = status;
     e.status = rest;
     if (typeof status.createdAt === "string") e.createdAt = status.createdAt;
@@ -232,54 +205,75 @@ class Record {
   }
 
   /** Stores the entry (a copy: the store may keep what it is given). */
-  put() {
-    return this.journal.put(this.key(), { ...this.entry, answered: this.entry.answered.map((a) => ({ ...a })) });
-  }
+  const put = () => journal.put(key(), { ...record.entry, answered: record.entry.answered.map((a) => ({ ...a })) });
 
-  /** A new status was seen (not awaited by the wait: a later write carries it if this one is lost). */
-  status(status) {
-    if (!this.entry || !isObjectLike(status)) return;
-    if (["completed", "failed", "cancelled"].includes(status.status)) return; // the entry goes at the end
-    this.write(() => {
-      this.see(status);
-      return this.put();
-    });
-  }
+  const record = {
+    server,
+    chain: Promise.resolve(),
+    stop: new AbortController(),
+    cleanups: [],
 
-  /** An answer for `key`: journaled (with its hash) before it may be sent. */
-  answer(key, response) {
-    return this.write(async () => {
-      const hash = await hashOf(response);
-      const answered = this.entry.answered.filter((a) => a.key !== key);
-      answered.push({ key, hash, answer: response });
-      this.entry.answered = answered;
-      await this.put();
-    });
-  }
+    /** Loads (or creates) the entry of `taskId` and journals `status`; resolves when it is stored. */
+    open(taskId, tool, status) {
+      return write(async () => {
+        const k = keyOf(server, taskId);
+        const stored = await journal.get(k);
+        const entry = isObjectLike(stored) && stored.taskId === taskId
+          ? { ...stored, answered: Array.isArray(stored.answered) ? stored.answered : [] }
+          : { server, taskId, tool: null, createdAt: null, ttlMs: null, status: null, answered: [], journaledAt: Date.now() };
+        if (tool !== undefined) entry.tool = tool;
+        record.entry = entry;
+        if (status) see(status);
+        await journal.put(k, { ...entry });
+      });
+    },
 
-  /** A `tasks/update` carrying `keys` was acknowledged: their answers are dropped (the hashes stay). */
-  acked(keys) {
-    if (!this.entry) return;
-    this.write(() => {
-      this.entry.answered = this.entry.answered.map((a) => (keys.includes(a.key) ? { key: a.key, hash: a.hash } : a));
-      return this.put();
-    });
-  }
+    /** A new status was seen (not awaited by the wait: a later write carries it if this one is lost). */
+    status(status) {
+      if (!record.entry || !isObjectLike(status)) return;
+      if (["completed", "failed", "cancelled"].includes(status.status)) return; // the entry goes at the end
+      write(() => {
+        see(status);
+        return put();
+      });
+    },
 
-  /** The call ended with `outcome`: a terminal one removes the entry. */
-  async finish(outcome) {
-    await this.chain;
-    if (this.entry && !this.failed && isTerminal(outcome)) {
-      // A failed removal loses nothing: the entry is found terminal (or expired) on the next resume.
-      await this.journal.delete(this.key()).then(nothing, nothing);
-    }
-  }
+    /** An answer for `key`: journaled (with its hash) before it may be sent. */
+    answer(answerKey, response) {
+      return write(async () => {
+        const hash = await hashOf(response);
+        const answered = record.entry.answered.filter((a) => a.key !== answerKey);
+        answered.push({ key: answerKey, hash, answer: response });
+        record.entry.answered = answered;
+        await put();
+      });
+    },
 
-  /** The keys answered before, as `awaitTask`'s `answered` option. */
-  answered() {
-    return this.entry.answered.map((a) => ("answer" in a ? { key: a.key, answer: a.answer } : { key: a.key }));
-  }
+    /** A `tasks/update` carrying `keys` was acknowledged: their answers are dropped (the hashes stay). */
+    acked(keys) {
+      if (!record.entry) return;
+      write(() => {
+        record.entry.answered = record.entry.answered.map((a) => (keys.includes(a.key) ? { key: a.key, hash: a.hash } : a));
+        return put();
+      });
+    },
+
+    /** The call ended with `outcome`: a terminal one removes the entry. */
+    async finish(outcome) {
+      await record.chain;
+      if (record.entry && !record.failed && isTerminal(outcome)) {
+        // A failed removal loses nothing: the entry is found terminal (or expired) on the next resume.
+        await journal.delete(key()).then(nothing, nothing);
+      }
+    },
+  };
+  return record;
 }
+
+/** The keys `record` holds answered before, as `awaitTask`'s `answered` option. (Not one of the
+ * record's methods: only `awaitTask` needs it, and an app that does not use it does not ship it.) */
+const answeredBefore = (record) =>
+  record.entry.answered.map((a) => ("answer" in a ? { key: a.key, answer: a.answer } : { key: a.key }));
 
 /** A view of `client` whose requests tell `record` what the journal needs: the task a `tools/call`
  * created (journaled before the engine sees it) and the acknowledged `tasks/update`s. */
@@ -297,7 +291,7 @@ function watched(client, record, tool) {
       return Promise.resolve(p).then(async (r) => {
         if (r?.resultType === "task" && typeof r.taskId === "string" && !record.entry) {
           await record.open(r.taskId, tool, r);
-          record.lock = holdLock(record.server, r.taskId);
+          record.releaseLock = holdLock(record.server, r.taskId);
         }
         return r;
       });
@@ -371,7 +365,7 @@ function engineOptions(record, client, options, fallbackSignal) {
       const taskId = record.entry?.taskId;
       if (taskId === undefined) return;
       const timeoutMs = rest.requestTimeoutMs ?? client.requestTimeoutMs ?? 5000;
-      Promise.resolve().then(() => client.request("tasks/cancel", { taskId }, { timeoutMs })).then(nothing, nothing);
+      later(() => client.request("tasks/cancel", { taskId }, { timeoutMs }));
     };
     signal.addEventListener("abort", cancel, { once: true });
     record.cleanups.push(() => signal.removeEventListener("abort", cancel));
@@ -399,7 +393,8 @@ async function settle(record, run) {
 /** The lock name and broadcast channel of a task. */
 const lockName = (server, taskId) => PREFIX + keyOf(server, taskId);
 
-/** Takes the task's Web Lock if it is free, holding it until `release()`; a no-op without Web Locks. */
+/** Takes the task's Web Lock if it is free, holding it until the function returned is called; a
+ * no-op without Web Locks. */
 function holdLock(server, taskId) {
   const locks = globalThis.navigator?.locks;
   let release = nothing;
@@ -407,7 +402,7 @@ function holdLock(server, taskId) {
     const held = new Promise((resolve) => (release = resolve));
     locks.request(lockName(server, taskId), { ifAvailable: true }, (lock) => (lock ? held : undefined)).then(nothing, nothing);
   }
-  return { release: () => release() };
+  return () => release();
 }
 
 /** Tells the other waiters of the task its terminal outcome. */
@@ -461,20 +456,18 @@ async function asOneWaiter(server, taskId, signal, body) {
 /** The `journal` option of `options`, `undefined` when absent (or unreadable: the engine says so). */
 const journalOf = (options) => readKey(options, "journal");
 
-const rejected = (e) => Promise.reject(e);
-
 /** `awaitTask` with the `journal` option (see the module comment); without it, the engine's. */
 export function awaitTask(client, statusOrTaskId, options) {
   const journal = journalOf(options);
   if (journal === undefined) return engineAwaitTask(client, statusOrTaskId, options);
   const store = storeOf(journal);
-  if (!store) return rejected(badJournal("awaitTask"));
+  if (!store) return Promise.reject(badJournal("awaitTask"));
   return (async () => {
     const server = serverOf(client);
     const seed = statusOrTaskId;
     const taskId = typeof seed === "string" ? seed : seed?.taskId;
     if (typeof taskId !== "string" || taskId === "") return engineAwaitTask(client, seed, options); // its TypeError
-    const record = new Record(store, server);
+    const record = newRecord(store, server);
     return asOneWaiter(server, taskId, options.signal, async (afterOther) => {
       // The wait that held the task ended and its entry is gone: the task ended there. Read its outcome
       // from the server, without journaling it again (its handlers never run: the task is over).
@@ -485,7 +478,7 @@ export function awaitTask(client, statusOrTaskId, options) {
       return settle(record, async () => {
         await record.open(taskId, undefined, typeof seed === "object" ? seed : undefined);
         if (record.failed) return record.failed;
-        const opts = { ...engineOptions(record, client, options), answered: record.answered() };
+        const opts = { ...engineOptions(record, client, options), answered: answeredBefore(record) };
         return engineAwaitTask(watched(client, record, undefined), seed, opts);
       });
     });
@@ -497,13 +490,13 @@ export function callTool(client, name, args, options) {
   const journal = journalOf(options);
   if (journal === undefined) return engineCallTool(client, name, args, options);
   const store = storeOf(journal);
-  if (!store) return rejected(badJournal("callTool"));
+  if (!store) return Promise.reject(badJournal("callTool"));
   return (async () => {
-    const record = new Record(store, serverOf(client, "callTool"));
+    const record = newRecord(store, serverOf(client, "callTool"));
     try {
       return await settle(record, () => engineCallTool(watched(client, record, name), name, args, engineOptions(record, client, options)));
     } finally {
-      record.lock?.release();
+      record.releaseLock?.();
     }
   })();
 }
@@ -514,10 +507,10 @@ export function callAndAwait(client, name, args, callOptions, awaitOptions) {
   const journal = journalOf(awaitOptions) ?? journalOf(callOptions);
   if (journal === undefined) return engineCallAndAwait(client, name, args, callOptions, awaitOptions);
   const store = storeOf(journal);
-  if (!store) return rejected(badJournal("callAndAwait"));
+  if (!store) return Promise.reject(badJournal("callAndAwait"));
   return (async () => {
     const server = serverOf(client);
-    const record = new Record(store, server);
+    const record = newRecord(store, server);
     try {
       const outcome = await settle(record, () => engineCallAndAwait(
         watched(client, record, name), name, args,
@@ -526,7 +519,7 @@ export function callAndAwait(client, name, args, callOptions, awaitOptions) {
       if (record.entry) broadcast(server, record.entry.taskId, outcome);
       return outcome;
     } finally {
-      record.lock?.release();
+      record.releaseLock?.();
     }
   })();
 }

@@ -46,3 +46,9 @@ export const isObjectLike = (v) => typeof v === "object" && v !== null;
 
 /** A callback that does nothing (`promise.then(nothing, nothing)` drops a settlement). */
 export const nothing = () => {};
+
+/** Runs `f` after a microtask (application code never runs inside the caller), dropping what it
+ * throws or rejects with. */
+export function later(f) {
+  Promise.resolve().then(f).then(nothing, nothing);
+}
