@@ -35,11 +35,13 @@ export const MAX_QUEUED = 10_000;
 
 const META = "io.modelcontextprotocol/";
 const SUBSCRIPTION_ID = META + "subscriptionId";
+/** The step of an iterator that has ended. */
 const done = () => ({ done: true, value: undefined });
 
 /** The strings of an array (none when `v` is no array, or reading it throws). */
 const strings = (v) => attempt(() => (Array.isArray(v) ? Array.from(v).filter((s) => typeof s === "string") : []), []);
 
+/** A failure without a JSON-RPC answer (an `McpHttpError`, status 0), with its `cause` if any. */
 const channelError = (message, cause) => transportError("McpHttpError", message, cause === undefined ? undefined : { cause });
 
 /** Whether `e` is a JSON-RPC error object: a plain object (no DOMException) with an integer `code`
@@ -94,6 +96,7 @@ export function channelClient(send, options, name) {
    * of the `next()` waiting; `end`: `{error?}` once ended). */
   const streams = new Map();
 
+  /** The id request `n` goes out with. */
   const idValue = (n) => (prefix === undefined ? n : prefix + n);
   /** The id a message's `id` stands for, when it is one this channel made. */
   const ownId = (v) => {
@@ -112,6 +115,7 @@ export function channelClient(send, options, name) {
   };
   /** Sends request (or listen) `id`; the error `send` threw, if any. */
   const sendRequest = (id, method, params) => transmit({ jsonrpc: "2.0", id: idValue(id), method, params });
+  /** Tells the server the client gave request (or listen) `id` up. */
   const cancelled = (id, reason) => {
     transmit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: idValue(id), reason } });
   };
@@ -149,6 +153,7 @@ export function channelClient(send, options, name) {
     };
   }
 
+  /** The rejection of a request its signal (`why`: "signal") or its timeout ("timeout") ended. */
   const abortError = (method, why, timeoutMs) =>
     channelError(`${method}: ${why === "timeout" ? `request timed out after ${Math.trunc(Math.min(Math.max(timeoutMs, 0), 2 ** 32 - 1))} ms` : "request aborted"}`);
 
@@ -171,6 +176,7 @@ export function channelClient(send, options, name) {
     (ok ? w.resolve : w.reject)(value);
   }
 
+  /** A request (see the module comment): its result, or a rejection; never throws. */
   function request(method, params, opts) {
     try {
       if (typeof method !== "string") throw new TypeError("request: method must be a string");
@@ -237,6 +243,8 @@ export function channelClient(send, options, name) {
     else reject(s.end.error);
   }
 
+  /** `subscriptions/listen` (see the module comment): the iterator of its notifications, or a
+   * rejection; never throws. */
   function listen(params, opts) {
     try {
       const [ready, signal] = prepare("subscriptions/listen", params, opts);
@@ -271,6 +279,7 @@ export function channelClient(send, options, name) {
     }
   }
 
+  /** Queues notification `message` for stream `id` (failing the stream past `MAX_QUEUED`). */
   function push(id, message) {
     const s = streams.get(id);
     if (!s || s.end) return;

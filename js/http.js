@@ -63,6 +63,7 @@ export function sseParser(onEvent) {
   let type = "";
   let afterCr = false;
   let overflow = false;
+  /** One line of the stream: a field, a comment, or (empty) the end of an event. */
   const line = (text) => {
     if (text === "") {
       if (data.length > 0) onEvent(type, data.join("\n"));
@@ -129,6 +130,7 @@ function retryAfterMs(value) {
   return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }
 
+/** Whether a `Content-Type` is an event stream. */
 const isEventStream = (type) => typeof type === "string" && type.slice(0, 17).toLowerCase() === "text/event-stream";
 /** Whether a parsed message is the response (result or error) to request `id`. */
 const isResponseTo = (msg, id) => isObjectLike(msg) && msg.id === id && (msg.result !== undefined || msg.error !== undefined);
@@ -372,6 +374,7 @@ export function httpClient(url, options) {
   return Object.assign(client, { request: call, listen, id: id ?? href, discover });
 }
 
+/** The `_meta` key a listen's own notifications are tagged with, for the channel to route them. */
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
 /** The state of one listen stream between the adapter and its iterator: whether it opened, and how

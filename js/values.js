@@ -1,7 +1,8 @@
 // The small helpers the JS modules share (channel.js, direct.js, http.js, journal.js): reading
 // application values without ever throwing — what a getter, a Proxy trap or a revoked Proxy throws
-// counts as absent — and the no-op callback. (`readKey`, `isObject` and `entriesOf` keep their own
-// try/catch: `directClient`'s app ships only them, and that way it ships no more.)
+// counts as absent — and running application code safely (`attempt`, `later`, `nothing`).
+// (`readKey`, `isObject` and `entriesOf` keep their own try/catch rather than use `attempt`:
+// `directClient`'s app ships only them, and that way it ships no more.)
 
 /** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. */
 export function readKey(v, key) {
