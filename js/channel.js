@@ -24,7 +24,7 @@
 // a throwing `send`) never escapes: a read that throws counts as absent, a throw becomes the request's
 // rejection.
 import { transportError } from "./errors.js";
-import { isObject, readKey } from "./values.js";
+import { attempt, isObject, later, nothing, readKey } from "./values.js";
 
 /** The protocol version every request's `_meta` carries. */
 export const PROTOCOL_VERSION = "2026-07-28";
@@ -35,43 +35,40 @@ export const MAX_QUEUED = 10_000;
 
 const META = "io.modelcontextprotocol/";
 const SUBSCRIPTION_ID = META + "subscriptionId";
+/** The step of an iterator that has ended. */
 const done = () => ({ done: true, value: undefined });
-const nothing = () => {};
 
-const strings = (v) => {
-  try {
-    return Array.isArray(v) ? Array.from(v).filter((s) => typeof s === "string") : [];
-  } catch {
-    return [];
-  }
-};
+/** The strings of an array (none when `v` is no array, or reading it throws). */
+const strings = (v) => attempt(() => (Array.isArray(v) ? Array.from(v).filter((s) => typeof s === "string") : []), []);
 
+/** A failure without a JSON-RPC answer (an `McpHttpError`, status 0), with its `cause` if any. */
 const channelError = (message, cause) => transportError("McpHttpError", message, cause === undefined ? undefined : { cause });
 
 /** Whether `e` is a JSON-RPC error object: a plain object (no DOMException) with an integer `code`
  * and a string `message`. */
 export function isRpcError(e) {
-  if (!isObject(e)) return false;
-  try {
-    if (typeof DOMException === "function" && e instanceof DOMException) return false;
-  } catch {
-    return false;
-  }
-  const code = readKey(e, "code");
-  return Number.isSafeInteger(code) && typeof readKey(e, "message") === "string";
+  // (A Proxy whose getPrototypeOf trap throws counts as a DOMException: no JSON-RPC error either.)
+  return isObject(e)
+    && !attempt(() => typeof DOMException === "function" && e instanceof DOMException, true)
+    && Number.isSafeInteger(readKey(e, "code"))
+    && typeof readKey(e, "message") === "string";
 }
 
-/** Checks the options every channel client takes; a bad one is a `TypeError` naming `name`. */
-function readOptions(options, name) {
+/** Checks `send` and the options every channel client takes (a bad one is a `TypeError` naming
+ * `name`); the options given, read once each. */
+function readArguments(send, options, name) {
   const bad = (what) => new TypeError(`${name}: ${what}`);
+  if (typeof send !== "function") throw bad("send must be a function");
   if (options !== undefined && options !== null && !isObject(options)) throw bad("options must be an object");
   const o = {};
   for (const key of ["clientInfo", "clientCapabilities", "inputHandlers", "requestTimeoutMs", "idPrefix"]) {
     const v = readKey(options, key);
     if (v === undefined) continue;
-    if (key === "requestTimeoutMs" ? !(typeof v === "number" && v >= 0) : key === "idPrefix" ? typeof v !== "string" : !isObject(v)) {
-      throw bad(`options.${key} must be ${key === "requestTimeoutMs" ? "a non-negative number" : key === "idPrefix" ? "a string" : "an object"}`);
-    }
+    // What `v` must be, when it is not that.
+    const must = key === "requestTimeoutMs" ? !(typeof v === "number" && v >= 0) && "a non-negative number"
+      : key === "idPrefix" ? typeof v !== "string" && "a string"
+      : !isObject(v) && "an object";
+    if (must) throw bad(`options.${key} must be ${must}`);
     o[key] = v;
   }
   return o;
@@ -85,19 +82,21 @@ function readOptions(options, name) {
  * built on it passes its own).
  */
 export function channelClient(send, options, name) {
-  if (typeof name !== "string") name = "channelClient";
-  if (typeof send !== "function") throw new TypeError(`${name}: send must be a function`);
-  const o = readOptions(options, name);
-  const info = o.clientInfo ?? { name: "mcp-tasks-wasm", version: VERSION };
-  const caps = o.clientCapabilities ?? {};
-  const prefix = o.idPrefix;
+  // The client starts as the options it shows (`clientCapabilities`, `inputHandlers`,
+  // `requestTimeoutMs`, those given); the methods are added at the end.
+  const { clientInfo: info = { name: "mcp-tasks-wasm", version: VERSION }, idPrefix: prefix, ...client } =
+    readArguments(send, options, typeof name === "string" ? name : "channelClient");
+  const caps = client.clientCapabilities ?? {};
+  const defaultTimeoutMs = client.requestTimeoutMs;
   let lastId = 0;
   let closed;
-  /** Request id → `{method, resolve, reject, untie}`. */
+  /** Request id → `{resolve, reject, untie}`. */
   const waiting = new Map();
-  /** Listen id → `{taskIds, acked, queue, waiter, end, untie}` (`end`: `{error?}` once ended). */
+  /** Listen id → `{taskIds, acked, queue, untie, waiter?, end?}` (`waiter`: the `[resolve, reject]`
+   * of the `next()` waiting; `end`: `{error?}` once ended). */
   const streams = new Map();
 
+  /** The id request `n` goes out with. */
   const idValue = (n) => (prefix === undefined ? n : prefix + n);
   /** The id a message's `id` stands for, when it is one this channel made. */
   const ownId = (v) => {
@@ -114,6 +113,9 @@ export function channelClient(send, options, name) {
       return { e };
     }
   };
+  /** Sends request (or listen) `id`; the error `send` threw, if any. */
+  const sendRequest = (id, method, params) => transmit({ jsonrpc: "2.0", id: idValue(id), method, params });
+  /** Tells the server the client gave request (or listen) `id` up. */
   const cancelled = (id, reason) => {
     transmit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: idValue(id), reason } });
   };
@@ -137,24 +139,21 @@ export function channelClient(send, options, name) {
   function tie(signal, timeoutMs, fire) {
     let timer;
     if (Number.isFinite(timeoutMs)) timer = setTimeout(() => fire("timeout"), Math.min(Math.max(timeoutMs, 0), 2 ** 31 - 1));
-    let listener;
+    const listener = () => fire("signal");
     const add = readKey(signal, "addEventListener");
-    if (typeof add === "function") {
-      listener = () => fire("signal");
-      try {
-        add.call(signal, "abort", listener);
-      } catch {
-        listener = undefined;
-      }
-    }
+    // Whether the listener is on the signal (its addEventListener may throw: then it is not).
+    const added = typeof add === "function" && attempt(() => {
+      add.call(signal, "abort", listener);
+      return true;
+    }, false);
     return () => {
       clearTimeout(timer);
       // The signal may be duck-typed: its removeEventListener is application code, run later.
-      if (listener) Promise.resolve().then(() => signal.removeEventListener("abort", listener)).then(nothing, nothing);
+      if (added) later(() => signal.removeEventListener("abort", listener));
     };
   }
 
-  const aborted = (signal) => readKey(signal, "aborted") === true;
+  /** The rejection of a request its signal (`why`: "signal") or its timeout ("timeout") ended. */
   const abortError = (method, why, timeoutMs) =>
     channelError(`${method}: ${why === "timeout" ? `request timed out after ${Math.trunc(Math.min(Math.max(timeoutMs, 0), 2 ** 32 - 1))} ms` : "request aborted"}`);
 
@@ -164,7 +163,7 @@ export function channelClient(send, options, name) {
     if (closed !== undefined) throw closed;
     const ready = withMeta(params);
     const signal = readKey(opts, "signal");
-    if (aborted(signal)) throw abortError(method, "signal");
+    if (readKey(signal, "aborted") === true) throw abortError(method, "signal");
     return [ready, signal];
   }
 
@@ -177,25 +176,26 @@ export function channelClient(send, options, name) {
     (ok ? w.resolve : w.reject)(value);
   }
 
+  /** A request (see the module comment): its result, or a rejection; never throws. */
   function request(method, params, opts) {
     try {
       if (typeof method !== "string") throw new TypeError("request: method must be a string");
       const [ready, signal] = prepare(method, params, opts);
       const ownTimeout = readKey(opts, "timeoutMs");
-      const timeoutMs = typeof ownTimeout === "number" ? ownTimeout : o.requestTimeoutMs;
+      const timeoutMs = typeof ownTimeout === "number" ? ownTimeout : defaultTimeoutMs;
       const id = ++lastId;
       const promise = new Promise((resolve, reject) => waiting.set(id, { resolve, reject, untie: nothing }));
       const w = waiting.get(id);
       let sent = false;
-      const untie = tie(signal, timeoutMs, (why) => {
+      w.untie = tie(signal, timeoutMs, (why) => {
         if (!waiting.has(id)) return;
         settle(id, false, abortError(method, why, timeoutMs));
         if (sent) cancelled(id, "the client gave up the request");
       });
-      if (!waiting.has(id)) untie();
-      w.untie = untie;
+      // A duck-typed signal may fire while it is tied: then nothing is sent.
       sent = waiting.has(id);
-      const failed = sent && transmit({ jsonrpc: "2.0", id: idValue(id), method, params: ready });
+      if (!sent) w.untie();
+      const failed = sent && sendRequest(id, method, ready);
       if (failed) settle(id, false, channelError(`${method}: send failed`, failed.e));
       return promise;
     } catch (e) {
@@ -213,11 +213,25 @@ export function channelClient(send, options, name) {
     s.end ??= { error };
     s.untie();
     s.untie = nothing;
+    wakeReader(id, s);
+    if (tell && error === undefined) streams.delete(id);
+    if (tell && wasOpen) cancelled(id, "the client closed the stream");
+  }
+
+  /** Ends open stream `id` with `error` (the server's or the transport's; undefined: a clean end);
+   * whether it was open. */
+  function endOpenStream(id, error) {
+    const s = streams.get(id);
+    if (!s || s.end) return false;
+    endStream(id, error, false);
+    return true;
+  }
+
+  /** Hands the reader waiting on stream `id`, if any, its next step. */
+  function wakeReader(id, s) {
     const w = s.waiter;
     s.waiter = undefined;
     if (w) answer(id, s, w);
-    if (tell && error === undefined) streams.delete(id);
-    if (tell && wasOpen) cancelled(id, "the client closed the stream");
   }
 
   /** Hands stream `id`'s next step to `waiter` (`[resolve, reject]`), or keeps it waiting. */
@@ -229,21 +243,23 @@ export function channelClient(send, options, name) {
     else reject(s.end.error);
   }
 
+  /** `subscriptions/listen` (see the module comment): the iterator of its notifications, or a
+   * rejection; never throws. */
   function listen(params, opts) {
     try {
       const [ready, signal] = prepare("subscriptions/listen", params, opts);
       const id = ++lastId;
       const notifications = readKey(ready, "notifications");
-      const s = { taskIds: strings(readKey(notifications, "taskIds")), acked: false, queue: [], waiter: undefined, end: undefined, untie: nothing };
+      const s = { taskIds: strings(readKey(notifications, "taskIds")), acked: false, queue: [], untie: nothing };
       streams.set(id, s);
       s.untie = tie(signal, undefined, () => endStream(id, undefined, true));
-      const failed = streams.has(id) && transmit({ jsonrpc: "2.0", id: idValue(id), method: "subscriptions/listen", params: ready });
+      const failed = streams.has(id) && sendRequest(id, "subscriptions/listen", ready);
       if (failed) {
         s.untie();
         streams.delete(id);
         throw channelError("subscriptions/listen: send failed", failed.e);
       }
-      const iterator = {
+      return Promise.resolve({
         next() {
           const now = streams.get(id);
           // One `next()` at a time: a concurrent one gets the end (callers await each step).
@@ -257,13 +273,13 @@ export function channelClient(send, options, name) {
         [Symbol.asyncIterator]() {
           return this;
         },
-      };
-      return Promise.resolve(iterator);
+      });
     } catch (e) {
       return Promise.reject(e);
     }
   }
 
+  /** Queues notification `message` for stream `id` (failing the stream past `MAX_QUEUED`). */
   function push(id, message) {
     const s = streams.get(id);
     if (!s || s.end) return;
@@ -272,9 +288,7 @@ export function channelClient(send, options, name) {
       return endStream(id, channelError(`subscriptions/listen: more than ${MAX_QUEUED} notifications queued unread`), true);
     }
     s.queue.push(message);
-    const w = s.waiter;
-    s.waiter = undefined;
-    if (w) answer(id, s, w);
+    wakeReader(id, s);
   }
 
   /** The listens a notification goes to. */
@@ -310,10 +324,7 @@ export function channelClient(send, options, name) {
         else settle(id, false, isRpcError(error) ? error : channelError("request: malformed JSON-RPC error", error));
         return true;
       }
-      const s = streams.get(id);
-      if (!s || s.end) return false;
-      endStream(id, error, false);
-      return true;
+      return endOpenStream(id, error);
     }
     if (rawId !== undefined || typeof method !== "string") return false;
     const hit = targets(method, readKey(message, "params"));
@@ -326,9 +337,8 @@ export function channelClient(send, options, name) {
   function fail(id, error) {
     const ids = id === undefined ? [...waiting.keys()] : [ownId(id)];
     for (const n of ids) {
-      const s = streams.get(n);
       if (waiting.has(n)) settle(n, false, error);
-      else if (s && !s.end) endStream(n, error, false);
+      else endOpenStream(n, error);
     }
   }
 
@@ -337,11 +347,9 @@ export function channelClient(send, options, name) {
   function close(error) {
     if (closed !== undefined) return;
     closed = error !== undefined ? error : transportError("McpHttpError", "the channel closed", { retryable: false });
-    for (const id of [...waiting.keys()]) settle(id, false, closed);
-    for (const [id, s] of [...streams]) if (!s.end) endStream(id, closed, false);
+    fail(undefined, closed);
+    for (const [id] of [...streams]) endOpenStream(id, closed);
   }
 
-  const client = {};
-  for (const key of ["clientCapabilities", "inputHandlers", "requestTimeoutMs"]) if (o[key] !== undefined) client[key] = o[key];
   return Object.assign(client, { request, listen, receive, fail, close });
 }

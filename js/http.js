@@ -8,31 +8,28 @@
 // Application code (the `headers` option, a custom `fetch`, the Response it gives, the body's reader)
 // only ever runs inside the async exchange, after a microtask, and whatever it throws becomes the
 // request's documented failure.
-import { channelClient } from "./channel.js";
+import { channelClient, PROTOCOL_VERSION } from "./channel.js";
 import { transportError } from "./errors.js";
+import { attempt, isObjectLike, nothing } from "./values.js";
 
-/** The protocol version of the `MCP-Protocol-Version` header. */
-const PROTOCOL_VERSION = "2026-07-28";
 /** The longest body excerpt an `McpHttpError` carries. */
 const EXCERPT = 200;
 /** The most characters one event of a stream may hold (its data plus the line being read). */
 export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
 
+/** The methods whose `params` field (a string) travels in `Mcp-Name`, with that field. */
+const NAME_FIELDS = new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+  ["tasks/get", "taskId"],
+  ["tasks/update", "taskId"],
+  ["tasks/cancel", "taskId"],
+]);
+
 /** The `params` field whose string value travels in `Mcp-Name` for `method`, if any. */
 export function nameField(method) {
-  switch (method) {
-    case "tools/call":
-    case "prompts/get":
-      return "name";
-    case "resources/read":
-      return "uri";
-    case "tasks/get":
-    case "tasks/update":
-    case "tasks/cancel":
-      return "taskId";
-    default:
-      return undefined;
-  }
+  return NAME_FIELDS.get(method);
 }
 
 const SENTINEL_START = "=?base64?";
@@ -59,13 +56,14 @@ export function headerValue(value) {
  * returns false once an event grew past `MAX_EVENT_CHARS`; nothing more is parsed then.
  */
 export function sseParser(onEvent) {
-  const eol = /\r\n|\r|\n/g;
+  /** The end of the last line of the last piece, when it came without one. */
   let partial = "";
   let data = [];
   let size = 0;
   let type = "";
   let afterCr = false;
   let overflow = false;
+  /** One line of the stream: a field, a comment, or (empty) the end of an event. */
   const line = (text) => {
     if (text === "") {
       if (data.length > 0) onEvent(type, data.join("\n"));
@@ -74,10 +72,9 @@ export function sseParser(onEvent) {
       type = "";
       return;
     }
-    const colon = text.indexOf(":");
-    const name = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? "" : text.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
+    // The field name runs to the first colon (the whole line without one); a space after the colon
+    // is not part of the value.
+    const [, name, value] = /^([^:]*):? ?(.*)$/s.exec(text);
     if (name === "data") {
       data.push(value);
       size += value.length + 1;
@@ -88,18 +85,16 @@ export function sseParser(onEvent) {
   return {
     push(text) {
       if (overflow) return false;
-      let at = afterCr && text.startsWith("\n") ? 1 : 0;
-      afterCr = false;
-      eol.lastIndex = at;
-      for (let m = eol.exec(text); m !== null; m = eol.exec(text)) {
-        const whole = partial + text.slice(at, m.index);
-        partial = "";
-        at = eol.lastIndex;
-        if (m[0] === "\r" && at === text.length) afterCr = true;
+      // A CR that ended the last piece and an LF that starts this one are one line end.
+      if (afterCr && text.startsWith("\n")) text = text.slice(1);
+      afterCr = text.endsWith("\r");
+      const lines = text.split(/\r\n|\r|\n/);
+      lines[0] = partial + lines[0];
+      partial = lines.pop();
+      for (const whole of lines) {
         line(whole);
         if (overflow) return false;
       }
-      partial += text.slice(at);
       if (partial.length + size > MAX_EVENT_CHARS) {
         overflow = true;
         partial = "";
@@ -128,15 +123,6 @@ function describe(e) {
   return "request failed";
 }
 
-/** `e.name`, or undefined (never throws). */
-function nameOf(e) {
-  try {
-    return e?.name;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `Retry-After` (seconds or an HTTP date) in ms, or undefined. */
 function retryAfterMs(value) {
   if (typeof value !== "string" || value.trim() === "") return undefined;
@@ -144,14 +130,17 @@ function retryAfterMs(value) {
   return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }
 
+/** Whether a `Content-Type` is an event stream. */
 const isEventStream = (type) => typeof type === "string" && type.slice(0, 17).toLowerCase() === "text/event-stream";
-const isResponse = (msg) => msg.result !== undefined || msg.error !== undefined;
-const nothing = () => {};
+/** Whether a parsed message is the response (result or error) to request `id`. */
+const isResponseTo = (msg, id) => isObjectLike(msg) && msg.id === id && (msg.result !== undefined || msg.error !== undefined);
+/** A `TypeError` for a bad argument or option of `httpClient`. */
+const typeError = (what) => new TypeError("httpClient: " + what);
 
 /** The request headers: the caller's (an object, pairs, a Headers, or nothing) under the protocol's. */
 function requestHeaders(user, method, params) {
   if (user !== undefined && user !== null && typeof user !== "object") {
-    throw new TypeError("httpClient: options.headers must give an object");
+    throw typeError("options.headers must give an object");
   }
   const h = new Headers(user ?? undefined);
   h.set("Content-Type", "application/json");
@@ -172,21 +161,18 @@ function requestHeaders(user, method, params) {
  * `TypeError` for bad arguments.
  */
 export function httpClient(url, options) {
-  let href;
-  try {
-    href = typeof url === "string" ? url : url?.href;
-  } catch {}
-  if (typeof href !== "string" || href === "") throw new TypeError("httpClient: url must be a non-empty string or a URL");
+  const href = attempt(() => (typeof url === "string" ? url : url?.href));
+  if (typeof href !== "string" || href === "") throw typeError("url must be a non-empty string or a URL");
   if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
-    throw new TypeError("httpClient: options must be an object");
+    throw typeError("options must be an object");
   }
   const { headers, fetch: customFetch, id, ...common } = options ?? {};
   if (headers !== undefined && (headers === null || (typeof headers !== "object" && typeof headers !== "function"))) {
-    throw new TypeError("httpClient: options.headers must be an object or a function");
+    throw typeError("options.headers must be an object or a function");
   }
-  if (customFetch !== undefined && typeof customFetch !== "function") throw new TypeError("httpClient: options.fetch must be a function");
+  if (customFetch !== undefined && typeof customFetch !== "function") throw typeError("options.fetch must be a function");
 
-  /** The POSTs in flight, by request id: their AbortController and, for a listen, its stream state. */
+  /** The POSTs in flight, by request id: the function that aborts each. */
   const inflight = new Map();
   /** What the call being sent shares with its exchange (handed from `request`/`listen` to `send`):
    * the HTTP status once known, and for a listen its stream state. */
@@ -195,35 +181,35 @@ export function httpClient(url, options) {
   const chan = channelClient((message) => {
     if (message.method === "notifications/cancelled") {
       // The channel gave the request up: over HTTP that is closing its POST.
-      const post = inflight.get(message.params?.requestId);
-      inflight.delete(message.params?.requestId);
-      post?.abort();
+      const requestId = message.params?.requestId;
+      const abort = inflight.get(requestId);
+      inflight.delete(requestId);
+      abort?.();
       return;
     }
     const call = handoff ?? { status: 0 };
     handoff = undefined;
     exchange(message, call).then(nothing, nothing);
   }, common, "httpClient");
-  const { request, listen: channelListen, receive, fail } = chan;
+  // The adapter drives the channel (`receive`, `fail`; `close` is not the caller's); the caller gets
+  // the rest, with the adapter's `request` and `listen`.
+  const { request, listen: channelListen, receive, fail, close, ...client } = chan;
 
   /** One POST and the reading of its answer into the channel. */
   async function exchange(message, call) {
     const { id, method, params } = message;
     const stream = call.stream;
     const controller = new AbortController();
-    const post = {
-      gone: false,
-      /** The channel gave the request up (it has settled it): close the POST quietly. */
-      abort() {
-        post.gone = true;
-        try {
-          controller.abort();
-        } catch {}
-        stream?.opened(transportError("McpHttpError", "subscriptions/listen: request aborted"));
-        stream?.wake();
-      },
+    /** Whether the exchange is over: it ended, or the channel gave the request up. */
+    let gone = false;
+    /** The channel gave the request up (it has settled it): close the POST quietly. */
+    const abort = () => {
+      gone = true;
+      attempt(() => controller.abort());
+      stream?.opened(transportError("McpHttpError", "subscriptions/listen: request aborted"));
+      stream?.wake();
     };
-    if (id !== undefined) inflight.set(id, post);
+    if (id !== undefined) inflight.set(id, abort);
     let status = 0;
     let after;
     const httpError = (detail, text) => {
@@ -241,100 +227,87 @@ export function httpClient(url, options) {
       const user = typeof headers === "function" ? await headers(method, params) : headers;
       const init = { method: "POST", headers: requestHeaders(user, method, params), body: undefined, signal: controller.signal };
       const f = customFetch ?? globalThis.fetch;
-      if (typeof f !== "function") throw new TypeError("httpClient: no global fetch: pass options.fetch");
-      if (post.gone) return;
+      if (typeof f !== "function") throw typeError("no global fetch: pass options.fetch");
+      if (gone) return;
       posting = true;
       init.body = JSON.stringify(message);
       const response = await (customFetch ? customFetch(href, init) : globalThis.fetch(href, init));
-      if (id === undefined || post.gone) return;
+      if (id === undefined || gone) return;
       const s = Number(response.status);
       const type = response.headers.get("content-type");
       after = retryAfterMs(response.headers.get("retry-after"));
-      status = Number.isFinite(s) ? Math.min(Math.max(Math.trunc(s), 0), 999) : 0;
-      call.status = status;
+      call.status = status = Number.isFinite(s) ? Math.min(Math.max(Math.trunc(s), 0), 999) : 0;
       if (!isEventStream(type)) {
         const text = await response.text();
-        if (post.gone) return;
+        if (gone) return;
         let msg;
         try {
           msg = JSON.parse(text);
         } catch {
           throw httpError("body is not JSON", text);
         }
-        if (msg === null || typeof msg !== "object") throw httpError("body is not a response to this request", text);
-        // One request per POST: an error the server could not tie to an id (`id` null) is ours too.
-        if (msg.error !== undefined && (msg.id === undefined || msg.id === null)) msg = { jsonrpc: "2.0", id, error: msg.error };
-        if (!(msg.id === id && isResponse(msg))) throw httpError("body is not a response to this request", text);
+        // One request per POST: an error the server could not tie to an id (`id` null or absent) is ours too.
+        if (isObjectLike(msg) && msg.error !== undefined && msg.id == null) msg = { jsonrpc: "2.0", id, error: msg.error };
+        if (!isResponseTo(msg, id)) throw httpError("body is not a response to this request", text);
         stream?.opened(msg.error);
         receive(msg);
         return;
       }
-      const body = response.body;
-      reader = body === null || body === undefined ? undefined : body.getReader();
+      reader = response.body?.getReader();
       stream?.opened();
-      await readEvents(reader, id, stream, post, (head) => fail(id, httpError("stream ended without a response", head)));
+      await readEvents();
     } catch (e) {
-      if (post.gone || id === undefined) return;
-      const error = !posting || nameOf(e) === "McpHttpError"
+      if (gone || id === undefined) return;
+      const error = !posting || attempt(() => e?.name) === "McpHttpError"
         ? e
         : transportError("McpHttpError", `${method}: network error: ${describe(e)}`, { status, cause: e });
       stream?.opened(error);
       fail(id, error);
     } finally {
-      post.gone = true;
-      if (inflight.get(id) === post) inflight.delete(id);
-      if (reader) {
-        try {
-          reader.cancel().then(nothing, nothing);
-        } catch {}
-      }
+      gone = true;
+      if (inflight.get(id) === abort) inflight.delete(id);
+      if (reader) attempt(() => reader.cancel().then(nothing, nothing));
     }
-  }
 
-  /** Reads an event stream into the channel until the response to `id` arrives or the stream ends
-   * (a request: `ended(head)`; a listen: a clean end). A listen's stream is read on demand. */
-  async function readEvents(reader, id, stream, post, ended) {
-    const decoder = new TextDecoder();
-    let head = "";
-    let answered = false;
-    const parser = sseParser((type, data) => {
-      if (answered || !(type === "" || type === "message")) return;
-      let msg;
-      try {
-        msg = JSON.parse(data);
-      } catch {
-        return;
+    /** Reads the event stream into the channel until the response to `id` arrives or the stream
+     * ends (a request: it fails; a listen: a clean end). A listen's stream is read on demand. */
+    async function readEvents() {
+      const decoder = new TextDecoder();
+      let head = "";
+      let answered = false;
+      const parser = sseParser((type, data) => {
+        if (answered || !(type === "" || type === "message")) return;
+        const msg = attempt(() => JSON.parse(data)); // undefined: not JSON, ignored
+        if (isResponseTo(msg, id)) {
+          answered = true;
+          receive(msg);
+        } else if (stream && isObjectLike(msg) && msg.id === undefined && typeof msg.method === "string") {
+          // The notifications of a listen's own stream are its own, whatever the server tagged them.
+          const p = isObjectLike(msg.params) ? msg.params : {};
+          const meta = isObjectLike(p._meta) ? p._meta : {};
+          stream.queued += 1;
+          receive({ ...msg, params: { ...p, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } });
+        }
+      });
+      while (reader && !answered) {
+        if (stream) await stream.drained();
+        if (gone) return;
+        const step = await reader.read();
+        if (gone) return;
+        if (step.done === true) {
+          parser.finish();
+          break;
+        }
+        const chunk = step.value;
+        if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body gave a chunk that is not bytes");
+        const text = decoder.decode(chunk, { stream: true });
+        if (head.length < EXCERPT) head += text.slice(0, EXCERPT - head.length);
+        if (!parser.push(text)) throw new RangeError("an event of the stream is larger than 8 MB");
       }
-      if (msg === null || typeof msg !== "object") return;
-      if (msg.id === id && isResponse(msg)) {
-        answered = true;
-        receive(msg);
-      } else if (stream && msg.id === undefined && typeof msg.method === "string") {
-        // The notifications of a listen's own stream are its own, whatever the server tagged them.
-        const p = msg.params !== null && typeof msg.params === "object" ? msg.params : {};
-        const meta = p._meta !== null && typeof p._meta === "object" ? p._meta : {};
-        stream.queued += 1;
-        receive({ ...msg, params: { ...p, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } });
-      }
-    });
-    while (reader && !answered) {
-      if (stream) await stream.drained();
-      if (post.gone) return;
-      const step = await reader.read();
-      if (post.gone) return;
-      if (step.done === true) {
-        parser.finish();
-        break;
-      }
-      const chunk = step.value;
-      if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body gave a chunk that is not bytes");
-      const text = decoder.decode(chunk, { stream: true });
-      if (head.length < EXCERPT) head += text.slice(0, EXCERPT - head.length);
-      if (!parser.push(text)) throw new RangeError("an event of the stream is larger than 8 MB");
+      if (answered) return;
+      if (stream) receive({ jsonrpc: "2.0", id, result: {} });
+      else fail(id, httpError("stream ended without a response", head));
     }
-    if (answered) return;
-    if (stream) receive({ jsonrpc: "2.0", id, result: {} });
-    else ended(head);
   }
 
   /** `subscriptions/listen`: resolves once the stream is open (rejects when it is refused or fails
@@ -348,7 +321,7 @@ export function httpClient(url, options) {
       try {
         await stream.open;
       } catch (e) {
-        it.return().then(nothing, nothing);
+        it.return(); // (the channel's return() never rejects)
         throw e;
       }
       let tail = Promise.resolve();
@@ -377,9 +350,9 @@ export function httpClient(url, options) {
     const p = request(method, params, opts);
     handoff = undefined;
     return p.then(undefined, (e) => {
-      try {
+      attempt(() => {
         if (shared.status !== 0 && e?.name === "McpHttpError" && e.status === 0) e.status = shared.status;
-      } catch {}
+      });
       throw e;
     });
   }
@@ -397,35 +370,19 @@ export function httpClient(url, options) {
     return discovered;
   }
 
-  // The adapter drives the channel; the caller sees a plain client.
-  delete chan.receive;
-  delete chan.fail;
-  delete chan.close;
-  chan.id = id ?? href; // the server, for the task journal
-  chan.request = call;
-  chan.listen = listen;
-  chan.discover = discover;
-  return chan;
+  // `id`: the server, for the task journal.
+  return Object.assign(client, { request: call, listen, id: id ?? href, discover });
 }
 
+/** The `_meta` key a listen's own notifications are tagged with, for the channel to route them. */
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
 /** The state of one listen stream between the adapter and its iterator: whether it opened, and how
  * many notifications were handed to the channel and not yet taken (the next chunk is read at 0). */
 function listenState() {
-  let resolveOpen;
-  let rejectOpen;
   let wake = nothing;
   const s = {
     queued: 0,
-    open: new Promise((resolve, reject) => {
-      resolveOpen = resolve;
-      rejectOpen = reject;
-    }),
-    opened(error) {
-      if (error === undefined) resolveOpen();
-      else rejectOpen(error);
-    },
     drained: () => (s.queued <= 0 ? undefined : new Promise((resolve) => (wake = resolve))),
     took() {
       s.queued -= 1;
@@ -438,6 +395,10 @@ function listenState() {
       w();
     },
   };
+  /** `open` settles once: `opened()` resolves it, `opened(error)` rejects it. */
+  s.open = new Promise((resolve, reject) => {
+    s.opened = (error) => (error === undefined ? resolve() : reject(error));
+  });
   s.open.then(nothing, nothing);
   return s;
 }

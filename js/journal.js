@@ -13,9 +13,9 @@
 //   terminal outcome from a BroadcastChannel (or, if the holder died, goes on itself);
 // - a store that fails ends the call with an error outcome (`kind: "journal"`), never a silent loss.
 import { awaitTask as engineAwaitTask, callAndAwait as engineCallAndAwait, callTool as engineCallTool } from "./run.js";
+import { attempt, isObjectLike, later, nothing, readKey } from "./values.js";
 
 const PREFIX = "mcp-tasks-wasm:";
-const nothing = () => {};
 
 /** The journal key of a task. */
 const keyOf = (server, taskId) => JSON.stringify([server, taskId]);
@@ -75,7 +75,7 @@ export function extensionStorageJournal(area) {
   };
 }
 
-const isStore = (j) => j !== null && typeof j === "object" && ["get", "put", "delete", "list"].every((f) => typeof j[f] === "function");
+const isStore = (j) => isObjectLike(j) && ["get", "put", "delete", "list"].every((f) => typeof j[f] === "function");
 
 let defaultStore;
 /** The store a `journal` value names: the store itself, or for `true` the default — an
@@ -142,8 +142,8 @@ export async function resumeTasks(client, journal, options) {
 /** An outcome after which the task can never be resumed. */
 function isTerminal(out) {
   if (out.tag === "ok" || out.tag === "cancelled") return true;
-  const cause = out.tag === "error" ? out.error?.cause : undefined;
-  return cause?.type === "task_failed" || cause?.type === "expired" || (cause?.type === "rpc_error" && out.error.code === -32602);
+  const type = out.tag === "error" ? out.error?.cause?.type : undefined;
+  return type === "task_failed" || type === "expired" || (type === "rpc_error" && out.error.code === -32602);
 }
 
 /** `"sha256:<hex>"` of the JSON of `value` (or of its `String` where it has no JSON); where Web Crypto
@@ -156,141 +156,130 @@ async function hashOf(value) {
     text = String(value);
   }
   const bytes = new TextEncoder().encode(text);
-  const hex = (a) => [...a].map((b) => b.toString(16).padStart(2, "0")).join("");
   const subtle = globalThis.crypto?.subtle;
-  if (subtle) return "sha256:" + hex(new Uint8Array(await subtle.digest("SHA-256", bytes)));
+  if (subtle) return "sha256:" + [...new Uint8Array(await subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
   let h = 0x811c9dc5;
   for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
   return "fnv1a:" + h.toString(16).padStart(8, "0");
 }
 
-/** A status as journaled: without a terminal payload. */
-function trimmed(status) {
-  const { result, error, ...rest } = status;
-  return rest;
-}
-
 /**
- * One journaled call: the entry of its task (once known), its writes in order, and the first store
- * failure (`failed`, an error outcome), which ends the call.
+ * One journaled call: the entry of its task (`entry`, once known), its writes in order (`chain`), and
+ * the first store failure (`failed`, an error outcome), which ends the call (it aborts `stop`);
+ * `cleanups`: what to undo when the call ends (listeners on the caller's signal).
  */
-class Record {
-  constructor(journal, server) {
-    this.journal = journal;
-    this.server = server;
-    this.entry = undefined;
-    this.failed = undefined;
-    this.chain = Promise.resolve();
-    this.stop = new AbortController();
-    /** What to undo when the call ends (listeners on the caller's signal). */
-    this.cleanups = [];
-  }
+function newRecord(journal, server) {
+  /** The journal key of the entry. */
+  const key = () => keyOf(server, record.entry.taskId);
 
-  /** Runs `f` after the writes before it; a failure of the store is recorded (and ends the call). */
-  write(operation, f) {
-    const step = this.chain.then(() => (this.failed ? undefined : f()));
-    this.chain = step.catch((e) => this.fail(operation, e));
-    return this.chain;
-  }
+  /** Runs the write `f` (every recorded write is a `put`: the removal at the end is not recorded)
+   * after the writes before it; a failure of the store is recorded (and ends the call). */
+  const write = (f) => (record.chain = record.chain.then(() => (record.failed ? undefined : f())).catch(fail));
 
-  fail(operation, e) {
-    if (this.failed) return;
-    let detail;
-    try {
-      detail = e?.message ?? String(e);
-    } catch {
-      detail = "unreadable error";
-    }
-    const taskId = this.entry?.taskId ?? null;
-    this.failed = {
+  /** Records the failure `e` of a put, unless one is recorded already. */
+  function fail(e) {
+    if (record.failed) return;
+    const operation = "put";
+    const detail = attempt(() => e?.message ?? String(e), "unreadable error");
+    const taskId = record.entry?.taskId ?? null;
+    record.failed = {
       tag: "error",
       error: {
         code: -32603,
         message: `journal: ${operation} failed: ${detail}`,
         kind: "journal",
         data: { taskId, operation },
-        cause: { type: "journal_failed", operation, error: e, status: this.entry?.status ?? null },
+        cause: { type: "journal_failed", operation, error: e, status: record.entry?.status ?? null },
       },
     };
-    this.stop.abort(this.failed);
+    record.stop.abort(record.failed);
   }
 
-  /** Loads (or creates) the entry of `taskId` and journals `status`; resolves when it is stored. */
-  open(taskId, tool, status) {
-    return this.write("put", async () => {
-      const key = keyOf(this.server, taskId);
-      const stored = await this.journal.get(key);
-      const entry = stored && typeof stored === "object" && stored.taskId === taskId
-        ? { ...stored, answered: Array.isArray(stored.answered) ? stored.answered : [] }
-        : { server: this.server, taskId, tool: tool ?? null, createdAt: null, ttlMs: null, status: null, answered: [], journaledAt: Date.now() };
-      if (tool !== undefined) entry.tool = tool;
-      this.entry = entry;
-      if (status) this.see(status);
-      await this.journal.put(key, { ...entry });
-    });
-  }
-
-  see(status) {
-    const e = this.entry;
-    e.status = trimmed(status);
+  /** Takes `status` into the entry: as journaled (without a terminal payload), and its times. */
+  function see(status) {
+    const e = record.entry;
+    const { result, error, ...rest } = status;
+    e.status = rest;
     if (typeof status.createdAt === "string") e.createdAt = status.createdAt;
     if (status.ttlMs !== undefined) e.ttlMs = typeof status.ttlMs === "number" ? status.ttlMs : null;
   }
 
-  put() {
-    return this.journal.put(keyOf(this.server, this.entry.taskId), { ...this.entry, answered: this.entry.answered.map((a) => ({ ...a })) });
-  }
+  /** Stores the entry (a copy: the store may keep what it is given). */
+  const put = () => journal.put(key(), { ...record.entry, answered: record.entry.answered.map((a) => ({ ...a })) });
 
-  /** A new status was seen (not awaited by the wait: a later write carries it if this one is lost). */
-  status(status) {
-    if (!this.entry || status === null || typeof status !== "object") return;
-    if (["completed", "failed", "cancelled"].includes(status.status)) return; // the entry goes at the end
-    this.write("put", () => {
-      this.see(status);
-      return this.put();
-    });
-  }
+  const record = {
+    server,
+    chain: Promise.resolve(),
+    stop: new AbortController(),
+    cleanups: [],
 
-  /** An answer for `key`: journaled (with its hash) before it may be sent. */
-  answer(key, response) {
-    return this.write("put", async () => {
-      const hash = await hashOf(response);
-      const answered = this.entry.answered.filter((a) => a.key !== key);
-      answered.push({ key, hash, answer: response });
-      this.entry.answered = answered;
-      await this.put();
-    });
-  }
+    /** Loads (or creates) the entry of `taskId` and journals `status`; resolves when it is stored. */
+    open(taskId, tool, status) {
+      return write(async () => {
+        const k = keyOf(server, taskId);
+        const stored = await journal.get(k);
+        const entry = isObjectLike(stored) && stored.taskId === taskId
+          ? { ...stored, answered: Array.isArray(stored.answered) ? stored.answered : [] }
+          : { server, taskId, tool: null, createdAt: null, ttlMs: null, status: null, answered: [], journaledAt: Date.now() };
+        if (tool !== undefined) entry.tool = tool;
+        record.entry = entry;
+        if (status) see(status);
+        await journal.put(k, { ...entry });
+      });
+    },
 
-  /** A `tasks/update` carrying `keys` was acknowledged: their answers are dropped (the hashes stay). */
-  acked(keys) {
-    if (!this.entry) return;
-    this.write("put", () => {
-      this.entry.answered = this.entry.answered.map((a) => (keys.includes(a.key) ? { key: a.key, hash: a.hash } : a));
-      return this.put();
-    });
-  }
+    /** A new status was seen (not awaited by the wait: a later write carries it if this one is lost). */
+    status(status) {
+      if (!record.entry || !isObjectLike(status)) return;
+      if (["completed", "failed", "cancelled"].includes(status.status)) return; // the entry goes at the end
+      write(() => {
+        see(status);
+        return put();
+      });
+    },
 
-  /** The call ended with `outcome`: a terminal one removes the entry. */
-  async finish(outcome) {
-    await this.chain;
-    if (this.entry && !this.failed && isTerminal(outcome)) {
-      // A failed removal loses nothing: the entry is found terminal (or expired) on the next resume.
-      await this.journal.delete(keyOf(this.server, this.entry.taskId)).then(nothing, nothing);
-    }
-  }
+    /** An answer for `key`: journaled (with its hash) before it may be sent. */
+    answer(answerKey, response) {
+      return write(async () => {
+        const hash = await hashOf(response);
+        const answered = record.entry.answered.filter((a) => a.key !== answerKey);
+        answered.push({ key: answerKey, hash, answer: response });
+        record.entry.answered = answered;
+        await put();
+      });
+    },
 
-  /** The keys answered before, as `awaitTask`'s `answered` option. */
-  answered() {
-    return this.entry.answered.map((a) => ("answer" in a ? { key: a.key, answer: a.answer } : { key: a.key }));
-  }
+    /** A `tasks/update` carrying `keys` was acknowledged: their answers are dropped (the hashes stay). */
+    acked(keys) {
+      if (!record.entry) return;
+      write(() => {
+        record.entry.answered = record.entry.answered.map((a) => (keys.includes(a.key) ? { key: a.key, hash: a.hash } : a));
+        return put();
+      });
+    },
+
+    /** The call ended with `outcome`: a terminal one removes the entry. */
+    async finish(outcome) {
+      await record.chain;
+      if (record.entry && !record.failed && isTerminal(outcome)) {
+        // A failed removal loses nothing: the entry is found terminal (or expired) on the next resume.
+        await journal.delete(key()).then(nothing, nothing);
+      }
+    },
+  };
+  return record;
 }
+
+/** The keys `record` holds answered before, as `awaitTask`'s `answered` option. (Not one of the
+ * record's methods: only `awaitTask` needs it, and an app that does not use it does not ship it.) */
+const answeredBefore = (record) =>
+  record.entry.answered.map((a) => ("answer" in a ? { key: a.key, answer: a.answer } : { key: a.key }));
 
 /** A view of `client` whose requests tell `record` what the journal needs: the task a `tools/call`
  * created (journaled before the engine sees it) and the acknowledged `tasks/update`s. */
 function watched(client, record, tool) {
   const view = Object.create(client);
-  view.request = function (method, params, opts) {
+  view.request = (method, params, opts) => {
     const p = client.request(method, params, opts);
     if (method === "tasks/update") {
       return Promise.resolve(p).then((r) => {
@@ -302,7 +291,7 @@ function watched(client, record, tool) {
       return Promise.resolve(p).then(async (r) => {
         if (r?.resultType === "task" && typeof r.taskId === "string" && !record.entry) {
           await record.open(r.taskId, tool, r);
-          record.lock = holdLock(record.server, r.taskId);
+          record.releaseLock = holdLock(record.server, r.taskId);
         }
         return r;
       });
@@ -312,36 +301,29 @@ function watched(client, record, tool) {
   return view;
 }
 
-/** `handlers` (and an `input` function) whose answers are journaled before the engine may send them. */
-function journaledInput(record, handlers, input) {
-  const save = async (key, response) => {
-    if (!record.entry) return; // an MRTR round: no task yet
-    await record.answer(key, response);
-    if (record.failed) throw record.failed.error.cause.error;
-  };
-  let wrapped;
-  if (handlers !== null && typeof handlers === "object") {
-    wrapped = {};
-    for (const kind of ["form", "url", "sampling", "roots"]) {
-      const h = handlers[kind];
-      if (typeof h !== "function") continue;
-      wrapped[kind] = async (params, ctx) => {
-        const out = await h.call(handlers, params, ctx);
-        if (out?.tag === "ok" && typeof ctx?.key === "string") await save(ctx.key, out.response);
-        return out;
-      };
-    }
-  }
-  const fn = typeof input === "function"
-    ? async (status, ctx) => {
-      const out = await input(status, ctx);
-      if (out?.tag === "ok" && out.responses && typeof out.responses === "object") {
-        for (const [key, response] of Object.entries(out.responses)) await save(key, response);
-      }
+/** Journals the answer `response` for `key` before the engine may send it (nothing before the task
+ * exists: an MRTR round); a store failure rejects with what the store threw (and ends the call). */
+async function saveAnswer(record, key, response) {
+  if (!record.entry) return;
+  await record.answer(key, response);
+  if (record.failed) throw record.failed.error.cause.error;
+}
+
+/** `handlers` whose answers are journaled before the engine may send them (undefined when
+ * `handlers` is no object). */
+function journaledHandlers(record, handlers) {
+  if (!isObjectLike(handlers)) return undefined;
+  const wrapped = {};
+  for (const kind of ["form", "url", "sampling", "roots"]) {
+    const h = handlers[kind];
+    if (typeof h !== "function") continue;
+    wrapped[kind] = async (params, ctx) => {
+      const out = await h.call(handlers, params, ctx);
+      if (out?.tag === "ok" && typeof ctx?.key === "string") await saveAnswer(record, ctx.key, out.response);
       return out;
-    }
-    : input;
-  return { handlers: wrapped, input: fn };
+    };
+  }
+  return wrapped;
 }
 
 /** `a` and `b` as one signal (either aborts it, with its reason). */
@@ -361,10 +343,19 @@ function eitherSignal(a, b) {
  * cancels the task — `cancelOnAbort` is honoured here for the caller's own signal only). */
 function engineOptions(record, client, options, fallbackSignal) {
   const { journal, onStatus, signal = fallbackSignal, cancelOnAbort, input, inputHandlers, ...rest } = options;
-  const io = journaledInput(record, inputHandlers ?? client.inputHandlers, input);
+  const handlers = journaledHandlers(record, inputHandlers ?? client.inputHandlers);
   const out = { ...rest, signal: eitherSignal(signal, record.stop.signal) };
-  if (io.handlers) out.inputHandlers = io.handlers;
-  if (io.input !== undefined) out.input = io.input;
+  if (handlers) out.inputHandlers = handlers;
+  // An `input` function's answers are journaled too.
+  if (input !== undefined) {
+    out.input = typeof input !== "function" ? input : async (status, ctx) => {
+      const answer = await input(status, ctx);
+      if (answer?.tag === "ok" && answer.responses && typeof answer.responses === "object") {
+        for (const [key, response] of Object.entries(answer.responses)) await saveAnswer(record, key, response);
+      }
+      return answer;
+    };
+  }
   out.onStatus = (s) => {
     record.status(s);
     if (onStatus !== undefined) return onStatus(s);
@@ -374,7 +365,7 @@ function engineOptions(record, client, options, fallbackSignal) {
       const taskId = record.entry?.taskId;
       if (taskId === undefined) return;
       const timeoutMs = rest.requestTimeoutMs ?? client.requestTimeoutMs ?? 5000;
-      Promise.resolve().then(() => client.request("tasks/cancel", { taskId }, { timeoutMs })).then(nothing, nothing);
+      later(() => client.request("tasks/cancel", { taskId }, { timeoutMs }));
     };
     signal.addEventListener("abort", cancel, { once: true });
     record.cleanups.push(() => signal.removeEventListener("abort", cancel));
@@ -391,11 +382,7 @@ async function settle(record, run) {
     if (record.failed) return record.failed;
     throw e;
   } finally {
-    for (const undo of record.cleanups) {
-      try {
-        undo();
-      } catch {}
-    }
+    for (const undo of record.cleanups) attempt(undo);
     await record.chain;
   }
   if (record.failed) return record.failed;
@@ -406,7 +393,8 @@ async function settle(record, run) {
 /** The lock name and broadcast channel of a task. */
 const lockName = (server, taskId) => PREFIX + keyOf(server, taskId);
 
-/** Takes the task's Web Lock if it is free, holding it until `release()`; a no-op without Web Locks. */
+/** Takes the task's Web Lock if it is free, holding it until the function returned is called; a
+ * no-op without Web Locks. */
 function holdLock(server, taskId) {
   const locks = globalThis.navigator?.locks;
   let release = nothing;
@@ -414,16 +402,14 @@ function holdLock(server, taskId) {
     const held = new Promise((resolve) => (release = resolve));
     locks.request(lockName(server, taskId), { ifAvailable: true }, (lock) => (lock ? held : undefined)).then(nothing, nothing);
   }
-  return { release: () => release() };
+  return () => release();
 }
 
 /** Tells the other waiters of the task its terminal outcome. */
 function broadcast(server, taskId, outcome) {
   if (typeof BroadcastChannel !== "function" || !isTerminal(outcome)) return;
   const bc = new BroadcastChannel(lockName(server, taskId));
-  try {
-    bc.postMessage(outcome);
-  } catch {} // an outcome that cannot be cloned: the others read the task themselves
+  attempt(() => bc.postMessage(outcome)); // an outcome that cannot be cloned: the others read the task themselves
   bc.close();
 }
 
@@ -468,28 +454,20 @@ async function asOneWaiter(server, taskId, signal, body) {
 }
 
 /** The `journal` option of `options`, `undefined` when absent (or unreadable: the engine says so). */
-function journalOf(options) {
-  try {
-    return options === null || typeof options !== "object" ? undefined : options.journal;
-  } catch {
-    return undefined;
-  }
-}
-
-const rejected = (e) => Promise.reject(e);
+const journalOf = (options) => readKey(options, "journal");
 
 /** `awaitTask` with the `journal` option (see the module comment); without it, the engine's. */
 export function awaitTask(client, statusOrTaskId, options) {
   const journal = journalOf(options);
   if (journal === undefined) return engineAwaitTask(client, statusOrTaskId, options);
   const store = storeOf(journal);
-  if (!store) return rejected(badJournal("awaitTask"));
+  if (!store) return Promise.reject(badJournal("awaitTask"));
   return (async () => {
     const server = serverOf(client);
     const seed = statusOrTaskId;
     const taskId = typeof seed === "string" ? seed : seed?.taskId;
     if (typeof taskId !== "string" || taskId === "") return engineAwaitTask(client, seed, options); // its TypeError
-    const record = new Record(store, server);
+    const record = newRecord(store, server);
     return asOneWaiter(server, taskId, options.signal, async (afterOther) => {
       // The wait that held the task ended and its entry is gone: the task ended there. Read its outcome
       // from the server, without journaling it again (its handlers never run: the task is over).
@@ -500,7 +478,7 @@ export function awaitTask(client, statusOrTaskId, options) {
       return settle(record, async () => {
         await record.open(taskId, undefined, typeof seed === "object" ? seed : undefined);
         if (record.failed) return record.failed;
-        const opts = { ...engineOptions(record, client, options), answered: record.answered() };
+        const opts = { ...engineOptions(record, client, options), answered: answeredBefore(record) };
         return engineAwaitTask(watched(client, record, undefined), seed, opts);
       });
     });
@@ -512,13 +490,13 @@ export function callTool(client, name, args, options) {
   const journal = journalOf(options);
   if (journal === undefined) return engineCallTool(client, name, args, options);
   const store = storeOf(journal);
-  if (!store) return rejected(badJournal("callTool"));
+  if (!store) return Promise.reject(badJournal("callTool"));
   return (async () => {
-    const record = new Record(store, serverOf(client, "callTool"));
+    const record = newRecord(store, serverOf(client, "callTool"));
     try {
       return await settle(record, () => engineCallTool(watched(client, record, name), name, args, engineOptions(record, client, options)));
     } finally {
-      record.lock?.release();
+      record.releaseLock?.();
     }
   })();
 }
@@ -529,10 +507,10 @@ export function callAndAwait(client, name, args, callOptions, awaitOptions) {
   const journal = journalOf(awaitOptions) ?? journalOf(callOptions);
   if (journal === undefined) return engineCallAndAwait(client, name, args, callOptions, awaitOptions);
   const store = storeOf(journal);
-  if (!store) return rejected(badJournal("callAndAwait"));
+  if (!store) return Promise.reject(badJournal("callAndAwait"));
   return (async () => {
     const server = serverOf(client);
-    const record = new Record(store, server);
+    const record = newRecord(store, server);
     try {
       const outcome = await settle(record, () => engineCallAndAwait(
         watched(client, record, name), name, args,
@@ -541,7 +519,7 @@ export function callAndAwait(client, name, args, callOptions, awaitOptions) {
       if (record.entry) broadcast(server, record.entry.taskId, outcome);
       return outcome;
     } finally {
-      record.lock?.release();
+      record.releaseLock?.();
     }
   })();
 }

@@ -1,5 +1,8 @@
-// Reading application values without ever throwing: what a getter, a Proxy trap or a revoked Proxy
-// throws counts as absent. Shared by the JS transports (channel.js, direct.js).
+// The small helpers the JS modules share (channel.js, direct.js, http.js, journal.js): reading
+// application values without ever throwing — what a getter, a Proxy trap or a revoked Proxy throws
+// counts as absent — and running application code safely (`attempt`, `later`, `nothing`).
+// (`readKey`, `isObject` and `entriesOf` keep their own try/catch rather than use `attempt`:
+// `directClient`'s app ships only them, and that way it ships no more.)
 
 /** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. */
 export function readKey(v, key) {
@@ -28,4 +31,25 @@ export function entriesOf(v) {
     if (isObject(v)) keys = Object.keys(v);
   } catch {}
   return keys.map((k) => [k, readKey(v, k)]).filter(([, x]) => x !== undefined);
+}
+
+/** What `f()` returns, or `fallback` when it throws. */
+export function attempt(f, fallback) {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
+}
+
+/** Whether `v` is an object: not null, not a function (arrays and Proxies included). */
+export const isObjectLike = (v) => typeof v === "object" && v !== null;
+
+/** A callback that does nothing (`promise.then(nothing, nothing)` drops a settlement). */
+export const nothing = () => {};
+
+/** Runs `f` after a microtask (application code never runs inside the caller), dropping what it
+ * throws or rejects with. */
+export function later(f) {
+  Promise.resolve().then(f).then(nothing, nothing);
 }
