@@ -10,7 +10,7 @@
 // duck-typed signal) may call back into the library at any moment. An event for a run that is being
 // fed waits in the run's inbox and is fed right after.
 import { dropRun, feedRun, startBoth, startCall, startStep, startWait } from "./mcp_tasks_wasm.js";
-import { isObject, readKey } from "./values.js";
+import { attempt, isObject, isObjectLike, nothing, readKey } from "./values.js";
 
 // Event codes of feedRun (src/wasm/runs.rs).
 const NONE = 0, TICK = 1, RESULT = 2, REJECTED = 3, ANSWER = 4, THROW = 5, MESSAGE = 6, END = 7, FAILED = 8,
@@ -69,20 +69,14 @@ let lastClient;
 
 /** Reads a duck-typed client: any object with a `request` function. */
 function readClient(c) {
-  if (typeof c !== "object" || c === null) throw "the client must be an object with a request function";
+  if (!isObjectLike(c)) throw "the client must be an object with a request function";
   const request = fn(c, "request");
   if (request === undefined) throw "the client has no request function";
   const listen = fn(c, "listen");
   const caps = readKey(c, "clientCapabilities");
   if (caps !== undefined) {
-    if (typeof caps !== "object" || caps === null) throw "client.clientCapabilities must be an object";
-    let readable = isObject(caps);
-    try {
-      if (readable) Object.keys(caps);
-    } catch {
-      readable = false;
-    }
-    if (!readable) throw "client.clientCapabilities cannot be read";
+    if (!isObjectLike(caps)) throw "client.clientCapabilities must be an object";
+    if (!isObject(caps) || !attempt(() => Object.keys(caps))) throw "client.clientCapabilities cannot be read";
   }
   const timeout = millis(c, "requestTimeoutMs");
   const handlers = readKey(c, "inputHandlers");
@@ -113,7 +107,7 @@ function common(client, o, withInput) {
   if (withInput) {
     let handlers = readKey(o, "inputHandlers");
     if (handlers === undefined) handlers = client.handlers;
-    else if (typeof handlers !== "object" || handlers === null) throw "inputHandlers must be an object";
+    else if (!isObjectLike(handlers)) throw "inputHandlers must be an object";
     hooks.handlers = handlers;
     nums[4] = HANDLER_NAMES.reduce((bits, h, i) => (typeof readKey(handlers, h) === "function" ? bits | (1 << i) : bits), 0);
     const input = readKey(o, "input");
@@ -139,7 +133,7 @@ function readCall(client, tool, args, opts) {
   const c = readClient(client);
   const n = name(tool, "tool name");
   if (args === null) args = undefined;
-  else if (args !== undefined && (typeof args !== "object")) throw "args must be an object";
+  else if (args !== undefined && !isObjectLike(args)) throw "args must be an object";
   const o = options(opts);
   const { nums, hooks } = common(c, o, true);
   return { c, n, args, responses: readKey(o, "inputResponses"), state: readKey(o, "requestState"), nums, hooks, signal: signalOf(o) };
@@ -335,9 +329,7 @@ function signalFor(hd) {
 function abort(hd) {
   if (hd === undefined) return;
   hd.aborted = true;
-  try {
-    hd.c?.abort();
-  } catch {}
+  attempt(() => hd.c?.abort());
 }
 
 function add(run, hd) {
@@ -397,11 +389,12 @@ function ask(run, id, call) {
   add(run, hd);
 }
 
+/** Asks an iterator to return, ignoring what that throws or rejects with. */
 function quietReturn(it) {
-  try {
+  attempt(() => {
     const r = it.return?.();
-    if (r && typeof r.then === "function") r.then(undefined, () => {});
-  } catch {}
+    if (r && typeof r.then === "function") r.then(undefined, nothing);
+  });
 }
 
 /** Opens `listen.call(client, params, {signal})` and feeds each message, the end or the failure until
@@ -432,19 +425,13 @@ function openStream(run, params) {
 /** Closes a stream without waiting for it: aborts its signal and asks its iterator to return. */
 function closeStream(s) {
   s.closed = true;
-  try {
-    s.c.abort();
-  } catch {}
+  attempt(() => s.c.abort());
   if (s.it) quietReturn(s.it);
 }
 
 /** `signal.aborted === true`, false when it cannot be read. */
 function isAborted(signal) {
-  try {
-    return signal.aborted === true;
-  } catch {
-    return false;
-  }
+  return attempt(() => signal.aborted === true, false);
 }
 
 /** `signal.reason` (what reading it throws when it cannot be read). */
@@ -460,16 +447,10 @@ function reasonOf(signal) {
  * undefined when the signal cannot be watched. */
 function watch(run, signal, scope) {
   const on = () => deliver(run, ABORT, scope, reasonOf(signal));
-  try {
+  return attempt(() => {
     signal.addEventListener("abort", on, { once: true });
-  } catch {
-    return undefined;
-  }
-  return () => {
-    try {
-      signal.removeEventListener("abort", on);
-    } catch {}
-  };
+    return () => attempt(() => signal.removeEventListener("abort", on));
+  });
 }
 
 /** Ends a run: stops every request, ask, stream and signal watch (none awaited), then settles. */

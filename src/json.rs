@@ -36,9 +36,10 @@ pub trait Json: Clone {
     fn as_f64(&self) -> Option<f64>;
     /// The boolean, when this is one.
     fn as_bool(&self) -> Option<bool>;
-    /// The own keys of an object, in order; `None` for anything else, and for an object whose keys
+    /// The own `(key, value)` pairs of a plain object, in order, leaving out values that are absent
+    /// (`undefined`, or a read that throws); `None` for anything else, and for an object whose keys
     /// cannot be read (a JS Proxy whose `ownKeys` trap throws, a revoked Proxy).
-    fn keys(&self) -> Option<Vec<String>>;
+    fn entries(&self) -> Option<Vec<(String, Self)>>;
     /// The items of an array; `None` for anything else, and for an array that cannot be read.
     fn items(&self) -> Option<Vec<Self>>;
     /// `true` for an absolute `http:`/`https:` URL with a host and without credentials, as the host's
@@ -75,10 +76,6 @@ pub trait Json: Clone {
     /// The number under `key`, when it is one.
     fn get_f64(&self, key: &str) -> Option<f64> {
         self.get(key).and_then(|v| v.as_f64())
-    }
-    /// The own `(key, value)` pairs of an object; `None` as for [`Json::keys`].
-    fn entries(&self) -> Option<Vec<(String, Self)>> {
-        Some(self.keys()?.into_iter().filter_map(|k| self.get(&k).map(|v| (k, v))).collect())
     }
     /// A copy of an object (one level deep) with `key` set to `value` (or removed when `None`).
     fn with_field(&self, key: &str, value: Option<Self>) -> Self {
@@ -124,8 +121,8 @@ impl Json for serde_json::Value {
     fn as_bool(&self) -> Option<bool> {
         serde_json::Value::as_bool(self)
     }
-    fn keys(&self) -> Option<Vec<String>> {
-        self.as_object().map(|o| o.keys().cloned().collect())
+    fn entries(&self) -> Option<Vec<(String, Self)>> {
+        self.as_object().map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
     }
     fn items(&self) -> Option<Vec<Self>> {
         self.as_array().cloned()

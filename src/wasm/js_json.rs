@@ -47,11 +47,6 @@ pub fn js_string(s: &str) -> JsValue {
     })
 }
 
-fn strings(list: JsValue) -> Option<Vec<String>> {
-    let a: Array = list.dyn_into().ok()?;
-    Some(a.iter().filter_map(|k| k.as_string()).collect())
-}
-
 impl Json for JsValue {
     fn kind(&self) -> Kind {
         match rt::kind_of(self) {
@@ -82,11 +77,13 @@ impl Json for JsValue {
         JsValue::as_bool(self)
     }
 
-    fn keys(&self) -> Option<Vec<String>> {
-        if rt::kind_of(self) != 5 {
-            return None;
+    fn entries(&self) -> Option<Vec<(String, Self)>> {
+        let a: Array = rt::entries_of(self).dyn_into().ok()?;
+        let mut out = Vec::with_capacity((a.length() / 2) as usize);
+        for i in (0..a.length()).step_by(2) {
+            out.push((a.get(i).as_string().unwrap_or_default(), a.get(i + 1)));
         }
-        strings(rt::keys_of(self))
+        Some(out)
     }
 
     fn items(&self) -> Option<Vec<Self>> {

@@ -18,13 +18,22 @@ export function writeKey(target, key, value) {
   target[key] = value;
 }
 
-/** The own enumerable keys of an object, or undefined when they cannot be read. */
-export function keysOf(v) {
+/** The own enumerable entries of a plain object, flat (`[key, value, …]`, values read with `readKey`,
+ * undefined ones left out), or undefined for anything else and when its keys cannot be read. */
+export function entriesOf(v) {
+  if (kindOf(v) !== 5) return undefined;
+  let keys;
   try {
-    return Object.keys(v);
+    keys = Object.keys(v);
   } catch {
     return undefined;
   }
+  const out = [];
+  for (const k of keys) {
+    const x = readKey(v, k);
+    if (x !== undefined) out.push(k, x);
+  }
+  return out;
 }
 
 /** The items of an array (a copy), or undefined when `v` is not a readable array. */

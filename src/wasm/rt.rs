@@ -13,9 +13,10 @@ extern "C" {
     /// `target[key] = value` on an object the module just made (it cannot throw).
     #[wasm_bindgen(js_name = writeKey)]
     pub fn write_key(target: &JsValue, key: &JsValue, value: &JsValue);
-    /// `Object.keys(v)`, or undefined when unreadable.
-    #[wasm_bindgen(js_name = keysOf)]
-    pub fn keys_of(v: &JsValue) -> JsValue;
+    /// The own entries of a plain object as `[key, value, key, value, …]` (values read with
+    /// `readKey`, undefined ones left out), or undefined for anything else or when its keys cannot be read.
+    #[wasm_bindgen(js_name = entriesOf)]
+    pub fn entries_of(v: &JsValue) -> JsValue;
     /// A copy of an array's items, or undefined when `v` is not a readable array.
     #[wasm_bindgen(js_name = itemsOf)]
     pub fn items_of(v: &JsValue) -> JsValue;
