@@ -9,7 +9,7 @@
 // Re-entrancy: application code (a client, a handler, `onStatus`, a getter or Proxy trap, a
 // duck-typed signal) may call back into the library at any moment. An event for a run that is being
 // fed waits in the run's inbox and is fed right after.
-import { dropRun, feedRun, startBoth, startCall, startStep, startWait } from "./mcp_tasks_wasm.js";
+import { dropRun, feedRun, startRun } from "./mcp_tasks_wasm.js";
 import { attempt, isObject, isObjectLike, nothing, readKey } from "./values.js";
 
 // Event codes of feedRun (src/wasm/runs.rs).
@@ -539,7 +539,7 @@ function fire() {
 export function callTool(client, tool, args, opts) {
   return launch("callTool", () => {
     const r = readCall(client, tool, args, opts);
-    return [startCall(r.n, r.args, r.responses, r.state, r.c.caps, r.nums), r.c, r.hooks, watched(r.signal, ALL)];
+    return [startRun(0, r.n, r.args, r.responses, r.state, r.c.caps, r.nums, []), r.c, r.hooks, watched(r.signal, ALL)];
   });
 }
 
@@ -550,7 +550,7 @@ export function awaitTask(client, statusOrTaskId, opts) {
   return launch("awaitTask", () => {
     const c = readClient(client);
     const w = readWait(c, opts);
-    return [startWait(statusOrTaskId, readKey(w.o, "answered"), c.caps, w.nums), c, w.hooks, watched(w.signal, ALL)];
+    return [startRun(1, "", statusOrTaskId, readKey(w.o, "answered"), undefined, c.caps, w.nums, []), c, w.hooks, watched(w.signal, ALL)];
   });
 }
 
@@ -563,7 +563,7 @@ export function callAndAwait(client, tool, args, callOptions, awaitOptions) {
     const w = readWait(r.c, awaitOptions);
     const signals = [...watched(r.signal, w.signal === undefined ? ALL : CALL), ...watched(w.signal, WAIT)];
     r.hooks.next = w.hooks;
-    return [startBoth(r.n, r.args, r.responses, r.state, r.c.caps, r.nums, w.nums), r.c, r.hooks, signals];
+    return [startRun(2, r.n, r.args, r.responses, r.state, r.c.caps, r.nums, w.nums), r.c, r.hooks, signals];
   });
 }
 
@@ -571,7 +571,7 @@ function watched(signal, scope) {
   return signal === undefined ? [] : [[signal, scope]];
 }
 
-/** A one-request run: `kind` 0 `tasks/get`, 1 `tasks/update`, 2 `tasks/cancel`. */
+/** A one-request run: `kind` 3 `tasks/get`, 4 `tasks/update`, 5 `tasks/cancel` (startRun's kinds). */
 function step(what, kind, client, taskId, responses, opts) {
   return launch(what, () => {
     const c = readClient(client);
@@ -579,26 +579,26 @@ function step(what, kind, client, taskId, responses, opts) {
     const o = options(opts);
     const { nums, hooks } = common(c, o, false);
     retry(o, nums);
-    return [startStep(kind, id, responses, c.caps, nums), c, hooks, watched(signalOf(o), ALL)];
+    return [startRun(kind, id, responses, undefined, undefined, c.caps, nums, []), c, hooks, watched(signalOf(o), ALL)];
   });
 }
 
 /** Reads a task's status once (`tasks/get`): `{tag: "ok", status}` or `{tag: "error", error}`. */
 export function getTask(client, taskId, opts) {
-  return step("getTask", 0, client, taskId, undefined, opts);
+  return step("getTask", 3, client, taskId, undefined, opts);
 }
 
 /** Answers input requests by hand (`tasks/update` with `responses` as `inputResponses`):
  * `{tag: "ok"}` or `{tag: "error", error}`. */
 export function updateTask(client, taskId, responses, opts) {
   if (!isObject(responses)) return Promise.reject(new TypeError("updateTask: responses must be an object (key → response)"));
-  return step("updateTask", 1, client, taskId, responses, opts);
+  return step("updateTask", 4, client, taskId, responses, opts);
 }
 
 /** Asks the server to cancel a task (`tasks/cancel`): `{tag: "ok"}` or `{tag: "error", error}`.
  * The acknowledgement does not mean the task ended `cancelled`; `awaitTask` tells. */
 export function cancelTask(client, taskId, opts) {
-  return step("cancelTask", 2, client, taskId, undefined, opts);
+  return step("cancelTask", 5, client, taskId, undefined, opts);
 }
 
 /** Live counts of what the library holds, for leak checks: `{runs, requests, asks, streams, timers}`

@@ -1,7 +1,6 @@
-//! The module's exports. The engine entry points (`startCall`, `startWait`, `startBoth`,
-//! `startStep`, with `feedRun` and `dropRun` in `runs`) are internal: `js/run.js` checks every
-//! argument of the public async functions, passes the options as numbers, and drives the run. The
-//! synchronous helpers (`capabilities`, `serverSupports`, `validate*`) are public as they are.
+//! The module's exports. The engine entry points (`startRun`, with `feedRun` and `dropRun` in
+//! `runs`) are internal: `js/run.js` checks every argument of the public async functions, passes the
+//! options as numbers, and drives the run. The synchronous helpers (`capabilities`, `serverSupports`, `validate*`) are public as they are.
 
 use super::runs::register;
 use crate::engine::both::CallAndAwait;
@@ -12,6 +11,7 @@ use crate::engine::options::{
 };
 use crate::engine::step::Step;
 use crate::engine::wait::{read_seed, Wait};
+use crate::engine::Machine;
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports, with_tasks_extension, Call};
@@ -133,14 +133,6 @@ fn declared(capabilities: JsValue) -> JsValue {
     }
 }
 
-/// A handle, or the message of the `TypeError` to reject with.
-fn handle_or_message(r: Result<u32, String>) -> JsValue {
-    match r {
-        Ok(h) => JsValue::from_f64(f64::from(h)),
-        Err(m) => JsValue::from_str(&m),
-    }
-}
-
 /// The `answered` option of `awaitTask`: `[{key, answer?}]`, the input keys answered before this wait
 /// (e.g. before a restart). They are never asked; an `answer` given (one not yet acknowledged) is sent
 /// once, without asking, if a status still lists its key.
@@ -157,66 +149,51 @@ fn read_answered(list: JsValue) -> Result<Vec<(String, Option<JsValue>)>, String
         .collect()
 }
 
-/// Starts a `callTool` run (`args`, `inputResponses`, `requestState` undefined when not given).
-#[wasm_bindgen(js_name = startCall, skip_typescript)]
-pub fn start_call(
-    name: String,
-    args: JsValue,
-    input_responses: JsValue,
-    request_state: JsValue,
+/// Starts a run and returns its handle, or the message of the `TypeError` to reject with. `kind`:
+/// 0 `callTool` (`text` the tool name; `a` the arguments, `b` the `inputResponses`, `c` the
+/// `requestState`, undefined when not given), 1 `awaitTask` (`a` the task id or status, `b` the
+/// `answered` option), 2 `callAndAwait` (as `callTool`; `wait` the wait's numbers), 3 `getTask`,
+/// 4 `updateTask` (`a` the responses), 5 `cancelTask` (`text` the task id). `capabilities`: the
+/// client's `clientCapabilities` (undefined: none).
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = startRun, skip_typescript)]
+pub fn start_run(
+    kind: u32,
+    text: String,
+    a: JsValue,
+    b: JsValue,
+    c: JsValue,
     capabilities: JsValue,
     nums: &[f64],
-) -> u32 {
-    super::install_panic_hook();
-    let n = Nums(nums);
-    let machine = CallTool::new(name, given(args), n.call(input_responses, request_state), n.now());
-    register(Box::new(machine), declared(capabilities))
-}
-
-/// Starts an `awaitTask` run from a task id or a status: its handle, or a `TypeError` message.
-#[wasm_bindgen(js_name = startWait, skip_typescript)]
-pub fn start_wait(seed: JsValue, answered: JsValue, capabilities: JsValue, nums: &[f64]) -> JsValue {
-    super::install_panic_hook();
-    let n = Nums(nums);
-    handle_or_message((|| {
-        let answered = read_answered(answered)?;
-        let machine = Wait::resume(read_seed(seed)?, n.wait()?, &answered, n.now())?;
-        Ok(register(Box::new(machine), declared(capabilities)))
-    })())
-}
-
-/// Starts a `callAndAwait` run: its handle, or a `TypeError` message.
-#[wasm_bindgen(js_name = startBoth, skip_typescript)]
-pub fn start_both(
-    name: String,
-    args: JsValue,
-    input_responses: JsValue,
-    request_state: JsValue,
-    capabilities: JsValue,
-    call_nums: &[f64],
-    wait_nums: &[f64],
+    wait: &[f64],
 ) -> JsValue {
     super::install_panic_hook();
-    let (c, w) = (Nums(call_nums), Nums(wait_nums));
-    handle_or_message(w.wait().map(|wait_opts| {
-        let call_opts = c.call(input_responses, request_state);
-        let machine = CallAndAwait::new(name, given(args), call_opts, wait_opts, c.now());
-        register(Box::new(machine), declared(capabilities))
-    }))
-}
-
-/// Starts a one-request run: `kind` 0 `tasks/get`, 1 `tasks/update` (with `responses`), 2 `tasks/cancel`.
-#[wasm_bindgen(js_name = startStep, skip_typescript)]
-pub fn start_step(kind: u32, task_id: String, responses: JsValue, capabilities: JsValue, nums: &[f64]) -> u32 {
-    super::install_panic_hook();
     let n = Nums(nums);
-    let call = match kind {
-        0 => Call::GetTask { task_id: task_id.clone() },
-        1 => Call::UpdateTaskRaw { task_id: task_id.clone(), responses },
-        _ => Call::CancelTask { task_id: task_id.clone() },
+    let machine = || -> Result<Box<dyn Machine<JsValue>>, String> {
+        Ok(match kind {
+            0 => Box::new(CallTool::new(text, given(a), n.call(b, c), n.now())),
+            1 => {
+                let answered = read_answered(b)?;
+                Box::new(Wait::resume(read_seed(a)?, n.wait()?, &answered, n.now())?)
+            }
+            2 => {
+                let wait_opts = Nums(wait).wait()?;
+                Box::new(CallAndAwait::new(text, given(a), n.call(b, c), wait_opts, n.now()))
+            }
+            _ => {
+                let call = match kind {
+                    3 => Call::GetTask { task_id: text.clone() },
+                    4 => Call::UpdateTaskRaw { task_id: text.clone(), responses: a },
+                    _ => Call::CancelTask { task_id: text.clone() },
+                };
+                Box::new(Step::new(call, text, n.bounds(), n.retry(), n.now()))
+            }
+        })
     };
-    let machine = Step::new(call, task_id, n.bounds(), n.retry(), n.now());
-    register(Box::new(machine), declared(capabilities))
+    match machine() {
+        Ok(m) => JsValue::from_f64(f64::from(register(m, declared(capabilities)))),
+        Err(m) => JsValue::from_str(&m),
+    }
 }
 
 /// `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`, to use as a
