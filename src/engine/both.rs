@@ -5,10 +5,9 @@
 use super::call::{CallOptions, CallTool};
 use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS};
 use super::wait::{Seed, Wait};
-use super::{AbortScope, Action, Event, Failure, Finish, Machine, Millis, Outcome};
+use super::{next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue};
 use crate::json::Json;
 use crate::proto::request::Call;
-use std::collections::VecDeque;
 
 /// The call, with the options of the wait it may start (dropped with it once the wait runs).
 struct CallPart<V> {
@@ -33,7 +32,7 @@ pub struct CallAndAwait<V> {
     /// An abort of the wait's own signal that came during the call: it ends the wait as it starts.
     wait_aborted: Option<V>,
     /// The actions ending the call instead of its wait (after such an abort).
-    ending: VecDeque<Action<V>>,
+    ending: Queue<V>,
 }
 
 impl<J: Json> CallAndAwait<J> {
@@ -49,7 +48,7 @@ impl<J: Json> CallAndAwait<J> {
             phase: Phase::Call(CallPart { call: CallTool::new(name, arguments, call_opts, now), wait_opts }),
             now,
             wait_aborted: None,
-            ending: VecDeque::new(),
+            ending: Vec::new(),
         }
     }
 
@@ -76,7 +75,7 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
     }
 
     fn next_action(&mut self) -> Option<Action<J>> {
-        if let Some(a) = self.ending.pop_front() {
+        if let Some(a) = next_queued(&mut self.ending) {
             return Some(a);
         }
         let action = self.machine().next_action()?;
@@ -91,10 +90,10 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
             if wait_opts.cancel_on_abort {
                 let task_id = status.get_str("taskId").unwrap_or_default();
                 let timeout_ms = wait_opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
-                self.ending.push_back(Action::SendDetached { call: Call::CancelTask { task_id }, timeout_ms });
+                self.ending.push(Action::SendDetached { call: Call::CancelTask { task_id }, timeout_ms });
             }
-            self.ending.push_back(Action::Finish(Finish::Reject(reason)));
-            return self.ending.pop_front();
+            self.ending.push(Action::Finish(Finish::Reject(reason)));
+            return next_queued(&mut self.ending);
         }
         match Wait::new(Seed::Status(status.clone()), wait_opts, self.now) {
             Ok(w) => {

@@ -3,12 +3,11 @@
 use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
 use super::options::{Bounds, InputMode};
-use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome};
+use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
 use crate::proto::request::Call;
 use crate::proto::rpc::Reply;
-use std::collections::VecDeque;
 
 /// Options of `callTool`.
 #[derive(Clone, Debug, Default)]
@@ -33,7 +32,7 @@ pub struct CallTool<V> {
     flights: Flights<()>,
     /// The MRTR round being answered, with its desk (MRTR keys are their own key space).
     round: Option<(Mrtr<V>, InputDesk<V>)>,
-    out: VecDeque<Action<V>>,
+    out: Queue<V>,
     done: bool,
 }
 
@@ -48,7 +47,7 @@ impl<J: Json> CallTool<J> {
             mode: opts.input,
             flights: Flights::new(deadline, opts.bounds.request_timeout_ms),
             round: None,
-            out: VecDeque::new(),
+            out: Vec::new(),
             done: false,
         };
         if opts.bounds.timeout_ms == Some(0) {
@@ -139,7 +138,7 @@ impl<J: Json> CallTool<J> {
         if let Some((_, mut desk)) = self.round.take() {
             desk.stop_all(&mut self.out);
         }
-        self.out.push_back(Action::Finish(finish));
+        self.out.push(Action::Finish(finish));
     }
 }
 

@@ -1,11 +1,10 @@
 //! Requests in flight: their ids, what they were for, and when each must be given up; and what a
 //! request that ended without an answer means.
 
-use super::{later, Action, Failure, Millis, ReqId};
+use super::{later, Action, Failure, Millis, Queue, ReqId};
 use crate::json::Json;
 use crate::proto::request::Call;
 use crate::proto::rpc::{is_transient, retry_after_ms};
-use std::collections::VecDeque;
 
 /// One request in flight.
 #[derive(Clone, Copy, Debug)]
@@ -87,7 +86,7 @@ impl<T: Copy + PartialEq> Flights<T> {
     }
 
     /// Starts a request at `now`, bounded by [`Flights::timeout_at`].
-    pub fn send<V>(&mut self, purpose: T, call: Call<V>, now: Millis, out: &mut VecDeque<Action<V>>) -> ReqId {
+    pub fn send<V>(&mut self, purpose: T, call: Call<V>, now: Millis, out: &mut Queue<V>) -> ReqId {
         let id = ReqId(self.next_id);
         self.next_id += 1;
         let timeout_ms = self.timeout_at(now);
@@ -96,7 +95,7 @@ impl<T: Copy + PartialEq> Flights<T> {
             self.open.reserve_exact(1); // one request in flight is the rule: room for one (memory per wait)
         }
         self.open.push(Flight { id, purpose, method: call.method(), expires, timeout_ms });
-        out.push_back(Action::Send { req: id, call, timeout_ms });
+        out.push(Action::Send { req: id, call, timeout_ms });
         id
     }
 
@@ -121,17 +120,17 @@ impl<T: Copy + PartialEq> Flights<T> {
     }
 
     /// A request whose time is up at `now`, taken out of flight and aborted.
-    pub fn take_expired<V>(&mut self, now: Millis, out: &mut VecDeque<Action<V>>) -> Option<Flight<T>> {
+    pub fn take_expired<V>(&mut self, now: Millis, out: &mut Queue<V>) -> Option<Flight<T>> {
         let at = self.open.iter().position(|f| f.expires.is_some_and(|e| e <= now))?;
         let f = self.open.remove(at);
-        out.push_back(Action::Abort { req: f.id });
+        out.push(Action::Abort { req: f.id });
         Some(f)
     }
 
     /// Aborts every request in flight.
-    pub fn abort_all<V>(&mut self, out: &mut VecDeque<Action<V>>) {
+    pub fn abort_all<V>(&mut self, out: &mut Queue<V>) {
         for f in self.open.drain(..) {
-            out.push_back(Action::Abort { req: f.id });
+            out.push(Action::Abort { req: f.id });
         }
     }
 

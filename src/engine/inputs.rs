@@ -8,10 +8,9 @@
 //! its answer stay reserved too (they are not asked again during this wait).
 
 use super::options::InputMode;
-use super::{Action, AskId, Failure};
+use super::{Action, AskId, Failure, Queue};
 use crate::json::Json;
 use crate::proto::input::{check_response, read_input_request, InputKind};
-use std::collections::VecDeque;
 
 /// Why offering or answering stopped the wait.
 #[derive(Clone, Debug)]
@@ -83,12 +82,7 @@ impl<J: Json> InputDesk<J> {
     /// asks (and held answers) whose keys are gone, then hands every key not reserved to the application
     /// as one new round. With `input: "return"` any unreserved key gives the status back at once,
     /// whatever the requests hold.
-    pub fn offer(
-        &mut self,
-        requests: &[(String, J)],
-        status: &J,
-        out: &mut VecDeque<Action<J>>,
-    ) -> Result<(), Stop<J>> {
+    pub fn offer(&mut self, requests: &[(String, J)], status: &J, out: &mut Queue<J>) -> Result<(), Stop<J>> {
         self.withdraw_missing(requests, out);
         let pending: Vec<&(String, J)> = requests.iter().filter(|(k, _)| !self.is_reserved(k)).collect();
         if pending.is_empty() {
@@ -114,7 +108,7 @@ impl<J: Json> InputDesk<J> {
                 for r in parsed {
                     let Some(kind) = r.kind else { continue };
                     let id = self.new_ask(round, false, vec![(r.key.clone(), Some(kind))]);
-                    out.push_back(Action::Ask { ask: id, kind, key: r.key, params: r.params, status: status.clone() });
+                    out.push(Action::Ask { ask: id, kind, key: r.key, params: r.params, status: status.clone() });
                 }
             }
             InputMode::Function => {
@@ -122,7 +116,7 @@ impl<J: Json> InputDesk<J> {
                 let limited = J::object(pending.iter().map(|(k, v)| (k.as_str(), v.clone())).collect());
                 let view = status.with_field("inputRequests", Some(limited));
                 let id = self.new_ask(round, true, keys);
-                out.push_back(Action::AskAll { ask: id, status: view });
+                out.push(Action::AskAll { ask: id, status: view });
             }
         }
         let open = self.asks.iter().filter(|a| a.round == round).count();
@@ -179,9 +173,9 @@ impl<J: Json> InputDesk<J> {
     }
 
     /// Aborts every running ask (the wait is ending).
-    pub fn stop_all(&mut self, out: &mut VecDeque<Action<J>>) {
+    pub fn stop_all(&mut self, out: &mut Queue<J>) {
         for a in self.asks.drain(..) {
-            out.push_back(Action::StopAsk { ask: a.id });
+            out.push(Action::StopAsk { ask: a.id });
         }
         self.rounds.clear();
     }
@@ -199,13 +193,13 @@ impl<J: Json> InputDesk<J> {
     /// Drops keys that are no longer requested from running asks and from answers held for unfinished
     /// rounds; an ask left with no key is aborted (its late answer will never be sent) and counts as
     /// settled in its round. The keys stay reserved.
-    fn withdraw_missing(&mut self, requests: &[(String, J)], out: &mut VecDeque<Action<J>>) {
+    fn withdraw_missing(&mut self, requests: &[(String, J)], out: &mut Queue<J>) {
         let listed = |k: &String| requests.iter().any(|(rk, _)| rk == k);
         let mut settled = Vec::new();
         self.asks.retain_mut(|a| {
             a.keys.retain(|(k, _)| listed(k));
             if a.keys.is_empty() {
-                out.push_back(Action::StopAsk { ask: a.id });
+                out.push(Action::StopAsk { ask: a.id });
                 settled.push(a.round);
                 false
             } else {

@@ -19,7 +19,6 @@ use crate::proto::input::InputKind;
 use crate::proto::request::Call;
 use crate::proto::rpc::Reply;
 pub use outcome::{Cause, ErrorKind, Failure, Outcome};
-use std::collections::VecDeque;
 
 /// Milliseconds on the driver's monotonic clock.
 pub type Millis = u64;
@@ -177,14 +176,18 @@ pub trait Machine<V> {
     fn wake_at(&self) -> Option<Millis>;
 }
 
+/// The actions a machine decided that the driver has not taken yet, oldest first (a few at most: a
+/// `Vec`, whose code is smaller than a ring buffer's).
+pub type Queue<V> = Vec<Action<V>>;
+
 /// The next of a machine's queued actions; once they are all taken the queue's buffer is released (a
 /// machine that waits keeps none: memory per wait).
-pub(crate) fn next_queued<V>(out: &mut VecDeque<Action<V>>) -> Option<Action<V>> {
-    let a = out.pop_front();
-    if a.is_none() && out.capacity() > 0 {
-        *out = VecDeque::new();
+pub(crate) fn next_queued<V>(out: &mut Queue<V>) -> Option<Action<V>> {
+    if out.is_empty() {
+        *out = Vec::new();
+        return None;
     }
-    a
+    Some(out.remove(0))
 }
 
 /// `a` plus `b` milliseconds, saturating.

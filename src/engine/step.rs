@@ -5,12 +5,11 @@
 use super::flights::{Flight, Flights, Lost};
 use super::options::{Bounds, Retry, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
-use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome};
+use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue};
 use crate::json::Json;
 use crate::proto::request::Call;
 use crate::proto::rpc::Reply;
 use crate::proto::task::{read_task, Source};
-use std::collections::VecDeque;
 
 /// The single-request machine.
 #[derive(Debug)]
@@ -24,7 +23,7 @@ pub struct Step<V> {
     failures: u32,
     /// When the request is re-issued after a failure.
     again_at: Option<Millis>,
-    out: VecDeque<Action<V>>,
+    out: Queue<V>,
     done: bool,
 }
 
@@ -41,7 +40,7 @@ impl<J: Json> Step<J> {
             backoff: Backoff::new(retry.seed),
             failures: 0,
             again_at: None,
-            out: VecDeque::new(),
+            out: Vec::new(),
             done: false,
         };
         if bounds.timeout_ms == Some(0) {
@@ -102,7 +101,7 @@ impl<J: Json> Step<J> {
             self.done = true;
             self.again_at = None;
             self.flights.abort_all(&mut self.out);
-            self.out.push_back(Action::Finish(finish));
+            self.out.push(Action::Finish(finish));
         }
     }
 }

@@ -17,12 +17,11 @@ use super::flights::{Flights, Lost};
 use super::inputs::{InputDesk, Stop};
 use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
-use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, StreamEvent};
+use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue, StreamEvent};
 use crate::json::{Json, Kind};
 use crate::proto::request::Call;
 use crate::proto::rpc::{read_rejection, read_rpc_error, Reply, RpcError};
 use crate::proto::task::{age_ms, is_stale, read_task, same_status, Source, TaskState, TaskView};
-use std::collections::VecDeque;
 
 /// What the wait starts from.
 #[derive(Clone, Debug)]
@@ -100,7 +99,7 @@ pub struct Wait<V> {
     /// A `tasks/update` error held until the next status says whether the task is still going
     /// (boxed: rare, and a wait is kept small).
     update_error: Option<Box<Failure<V>>>,
-    out: VecDeque<Action<V>>,
+    out: Queue<V>,
     done: bool,
 }
 
@@ -146,7 +145,7 @@ impl<J: Json> Wait<J> {
             next_update: 1,
             resend: Vec::new(),
             update_error: None,
-            out: VecDeque::new(),
+            out: Vec::new(),
             done: false,
         };
         for (key, answer) in answered {
@@ -218,7 +217,7 @@ impl<J: Json> Wait<J> {
             }
         }
         if self.last.as_ref().is_none_or(|(last, _)| !same_status(last, &view)) {
-            self.out.push_back(Action::Status(view.object.clone()));
+            self.out.push(Action::Status(view.object.clone()));
         }
         self.track_ttl(&view, now);
         let status = view.object.clone();
@@ -478,7 +477,7 @@ impl<J: Json> Wait<J> {
         let expires = self.flights.timeout_at(now).map(|t| later(now, t));
         self.stream = Stream::Opening { expires };
         self.next_poll = None;
-        self.out.push_back(Action::OpenStream { call: Call::Listen { task_id: self.task_id.clone() } });
+        self.out.push(Action::OpenStream { call: Call::Listen { task_id: self.task_id.clone() } });
     }
 
     fn on_stream(&mut self, event: StreamEvent<J>, now: Millis) {
@@ -564,7 +563,7 @@ impl<J: Json> Wait<J> {
 
     fn close_stream(&mut self) {
         if matches!(self.stream, Stream::Opening { .. } | Stream::Open { .. }) {
-            self.out.push_back(Action::CloseStream);
+            self.out.push(Action::CloseStream);
         }
         self.stream = Stream::Off;
     }
@@ -576,7 +575,7 @@ impl<J: Json> Wait<J> {
     /// Ends the wait: everything in flight is stopped, then the outcome goes out.
     fn finish(&mut self, finish: Finish<J>) {
         if self.stop_everything() {
-            self.out.push_back(Action::Finish(finish));
+            self.out.push(Action::Finish(finish));
         }
     }
 
@@ -641,9 +640,9 @@ impl<J: Json> Machine<J> for Wait<J> {
                 if self.opts.cancel_on_abort {
                     let call = Call::CancelTask { task_id: self.task_id.clone() };
                     let timeout_ms = self.opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
-                    self.out.push_back(Action::SendDetached { call, timeout_ms });
+                    self.out.push(Action::SendDetached { call, timeout_ms });
                 }
-                self.out.push_back(Action::Finish(Finish::Reject(reason)));
+                self.out.push(Action::Finish(Finish::Reject(reason)));
             }
             Event::Throw { error } => self.finish(Finish::Reject(error)),
         }
