@@ -29,7 +29,7 @@ pub struct CallTool<V> {
     arguments: Option<V>,
     timeout_ms: Option<u64>,
     mode: InputMode,
-    flights: Flights<()>,
+    flights: Flights,
     /// The MRTR round being answered, with its desk (MRTR keys are their own key space).
     round: Option<(Mrtr<V>, InputDesk<V>)>,
     out: Queue<V>,
@@ -65,7 +65,7 @@ impl<J: Json> CallTool<J> {
             input_responses,
             request_state,
         };
-        self.flights.send((), call, now, &mut self.out);
+        self.flights.send(0, call, now, &mut self.out);
     }
 
     fn on_result(&mut self, value: J, now: Millis) {

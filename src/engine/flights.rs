@@ -8,11 +8,12 @@ use crate::proto::rpc::{is_transient, retry_after_ms};
 
 /// One request in flight.
 #[derive(Clone, Copy, Debug)]
-pub struct Flight<T> {
+pub struct Flight {
     /// Its id.
     pub id: ReqId,
-    /// What it was sent for.
-    pub purpose: T,
+    /// What it was sent for: a number of the machine's choosing (0 for a machine with one kind of
+    /// request). Not a type parameter: one copy of this code serves every machine.
+    pub purpose: u32,
     /// Its method.
     pub method: &'static str,
     /// When it is given up (`None`: never, by itself).
@@ -49,7 +50,7 @@ impl<J: Json> Lost<J> {
 
     /// The error outcome for this loss of `flight`: `subject` names what was waited for, `status` is
     /// the last status read.
-    pub fn failure<T>(self, flight: &Flight<T>, subject: (&str, &str), status: Option<J>) -> Failure<J> {
+    pub fn failure(self, flight: &Flight, subject: (&str, &str), status: Option<J>) -> Failure<J> {
         match self {
             Self::Timeout => {
                 Failure::request_timeout(subject, flight.method, flight.timeout_ms.unwrap_or_default(), status)
@@ -61,16 +62,16 @@ impl<J: Json> Lost<J> {
 
 /// The requests in flight of one machine, with the bounds every request obeys.
 #[derive(Debug)]
-pub struct Flights<T> {
+pub struct Flights {
     next_id: u32,
-    open: Vec<Flight<T>>,
+    open: Vec<Flight>,
     /// The deadline of the whole call.
     pub deadline: Option<Millis>,
     /// The per-request bound.
     pub request_timeout_ms: Option<u64>,
 }
 
-impl<T: Copy + PartialEq> Flights<T> {
+impl Flights {
     /// No requests yet; every request will be bounded by `deadline` and `request_timeout_ms`.
     pub fn new(deadline: Option<Millis>, request_timeout_ms: Option<u64>) -> Self {
         Self { next_id: 1, open: Vec::new(), deadline, request_timeout_ms }
@@ -86,7 +87,7 @@ impl<T: Copy + PartialEq> Flights<T> {
     }
 
     /// Starts a request at `now`, bounded by [`Flights::timeout_at`].
-    pub fn send<V>(&mut self, purpose: T, call: Call<V>, now: Millis, out: &mut Queue<V>) -> ReqId {
+    pub fn send<V>(&mut self, purpose: u32, call: Call<V>, now: Millis, out: &mut Queue<V>) -> ReqId {
         let id = ReqId(self.next_id);
         self.next_id += 1;
         let timeout_ms = self.timeout_at(now);
@@ -100,7 +101,7 @@ impl<T: Copy + PartialEq> Flights<T> {
     }
 
     /// Takes the request `id` out of flight (its reply arrived); `None` when it is not in flight.
-    pub fn land(&mut self, id: ReqId) -> Option<Flight<T>> {
+    pub fn land(&mut self, id: ReqId) -> Option<Flight> {
         let at = self.open.iter().position(|f| f.id == id)?;
         let f = self.open.remove(at);
         if self.open.is_empty() {
@@ -110,7 +111,7 @@ impl<T: Copy + PartialEq> Flights<T> {
     }
 
     /// `true` when a request for `purpose` is in flight.
-    pub fn has(&self, purpose: T) -> bool {
+    pub fn has(&self, purpose: u32) -> bool {
         self.open.iter().any(|f| f.purpose == purpose)
     }
 
@@ -120,7 +121,7 @@ impl<T: Copy + PartialEq> Flights<T> {
     }
 
     /// A request whose time is up at `now`, taken out of flight and aborted.
-    pub fn take_expired<V>(&mut self, now: Millis, out: &mut Queue<V>) -> Option<Flight<T>> {
+    pub fn take_expired<V>(&mut self, now: Millis, out: &mut Queue<V>) -> Option<Flight> {
         let at = self.open.iter().position(|f| f.expires.is_some_and(|e| e <= now))?;
         let f = self.open.remove(at);
         out.push(Action::Abort { req: f.id });
@@ -142,7 +143,7 @@ impl<T: Copy + PartialEq> Flights<T> {
     /// How a landed request that failed at the transport level at `now` counts: a client that enforces
     /// the timeout it was handed may notice before the machine's own timer does, and the loss is then
     /// the same timeout.
-    pub fn loss<V>(f: &Flight<T>, error: V, now: Millis) -> Lost<V> {
+    pub fn loss<V>(f: &Flight, error: V, now: Millis) -> Lost<V> {
         if f.expires.is_some_and(|e| now >= e) {
             Lost::Timeout
         } else {

@@ -17,7 +17,7 @@ pub struct Step<V> {
     task_id: String,
     call: Call<V>,
     timeout_ms: Option<u64>,
-    flights: Flights<()>,
+    flights: Flights,
     retry: Retry,
     backoff: Backoff,
     failures: u32,
@@ -55,7 +55,7 @@ impl<J: Json> Step<J> {
 
     fn send(&mut self, now: Millis) {
         self.again_at = None;
-        self.flights.send((), self.call.clone(), now, &mut self.out);
+        self.flights.send(0, self.call.clone(), now, &mut self.out);
     }
 
     fn outcome(&self, method: &'static str, reply: Reply<J>) -> Outcome<J> {
@@ -82,7 +82,7 @@ impl<J: Json> Step<J> {
     }
 
     /// The request was lost: re-issue it when it is idempotent, transient and retries remain, else end.
-    fn on_lost(&mut self, f: &Flight<()>, lost: Lost<J>, now: Millis) {
+    fn on_lost(&mut self, f: &Flight, lost: Lost<J>, now: Millis) {
         self.failures += 1;
         let idempotent = !matches!(self.call, Call::UpdateTaskRaw { .. } | Call::UpdateTask { .. });
         if idempotent && lost.transient() && self.failures <= self.retry.retries {

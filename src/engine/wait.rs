@@ -40,6 +40,24 @@ enum Purpose {
     Update(u32),
 }
 
+impl Purpose {
+    /// As the flights keep it: 0 a poll, `id + 1` an update.
+    fn tag(self) -> u32 {
+        match self {
+            Self::Poll => 0,
+            Self::Update(id) => id.wrapping_add(1),
+        }
+    }
+
+    /// From the flights' number.
+    fn of(tag: u32) -> Self {
+        match tag {
+            0 => Self::Poll,
+            t => Self::Update(t - 1),
+        }
+    }
+}
+
 /// The listen stream's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stream {
@@ -78,7 +96,7 @@ struct Unacked<V> {
 pub struct Wait<V> {
     task_id: String,
     opts: WaitOptions,
-    flights: Flights<Purpose>,
+    flights: Flights,
     desk: InputDesk<V>,
     /// The latest status observed, and when.
     last: Option<(TaskView<V>, Millis)>,
@@ -198,7 +216,7 @@ impl<J: Json> Wait<J> {
 
     /// Reads the task as soon as the floor allows (unless a read is in flight or due sooner).
     fn read_soon(&mut self, now: Millis) {
-        if self.flights.has(Purpose::Poll) {
+        if self.flights.has(Purpose::Poll.tag()) {
             return;
         }
         let at = self.floor(now);
@@ -312,14 +330,14 @@ impl<J: Json> Wait<J> {
         self.next_update += 1;
         let call = Call::UpdateTask { task_id: self.task_id.clone(), responses: answers.clone() };
         self.unacked.push(Unacked { id, answers, resent });
-        self.flights.send(Purpose::Update(id), call, now, &mut self.out);
+        self.flights.send(Purpose::Update(id).tag(), call, now, &mut self.out);
     }
 
     fn poll_now(&mut self, now: Millis) {
-        if !self.flights.has(Purpose::Poll) {
+        if !self.flights.has(Purpose::Poll.tag()) {
             self.next_poll = None;
             let call = Call::GetTask { task_id: self.task_id.clone() };
-            self.flights.send(Purpose::Poll, call, now, &mut self.out);
+            self.flights.send(Purpose::Poll.tag(), call, now, &mut self.out);
         }
     }
 
@@ -338,7 +356,7 @@ impl<J: Json> Wait<J> {
             return self.fail(f);
         }
         while let Some(f) = self.flights.take_expired(now, &mut self.out) {
-            self.on_lost(f.purpose, &f, Lost::Timeout, now);
+            self.on_lost(Purpose::of(f.purpose), &f, Lost::Timeout, now);
             if self.done {
                 return;
             }
@@ -347,7 +365,7 @@ impl<J: Json> Wait<J> {
             Stream::Opening { expires: Some(e) } if now >= e => self.listen_failed(Lost::Timeout, now),
             Stream::Reopen { at } if now >= at => self.open_stream(now),
             Stream::Open { heard }
-                if !self.flights.has(Purpose::Poll) && now >= later(heard, self.opts.listen_check_ms.max(1)) =>
+                if !self.flights.has(Purpose::Poll.tag()) && now >= later(heard, self.opts.listen_check_ms.max(1)) =>
             {
                 // Silent too long: read the task once; the read's answer counts as hearing of it.
                 self.stream = Stream::Open { heard: now };
@@ -432,7 +450,7 @@ impl<J: Json> Wait<J> {
 
     /// A request ended without an answer: reads are re-issued after a backoff (within `retries` and
     /// the deadline), failed updates are followed by a read and re-sent once.
-    fn on_lost(&mut self, purpose: Purpose, f: &super::flights::Flight<Purpose>, lost: Lost<J>, now: Millis) {
+    fn on_lost(&mut self, purpose: Purpose, f: &super::flights::Flight, lost: Lost<J>, now: Millis) {
         let id = self.task_id.clone();
         let subject = ("taskId", id.as_str());
         match purpose {
@@ -555,7 +573,7 @@ impl<J: Json> Wait<J> {
             Some((view, at)) if !lacks_payload(view) => later(*at, self.interval(view)).max(now),
             _ => now,
         };
-        if !self.flights.has(Purpose::Poll) {
+        if !self.flights.has(Purpose::Poll.tag()) {
             let due = due.max(self.floor(now));
             self.next_poll = Some(self.next_poll.map_or(due, |t| t.min(due)));
         }
@@ -619,10 +637,10 @@ impl<J: Json> Machine<J> for Wait<J> {
                     match reply {
                         Reply::Transport(e) if !self.flights.past_deadline(now) => {
                             let lost = Flights::loss(&f, e, now);
-                            self.on_lost(f.purpose, &f, lost, now);
+                            self.on_lost(Purpose::of(f.purpose), &f, lost, now);
                         }
                         Reply::Transport(_) => {} // the deadline is handled below
-                        reply => self.on_reply(f.purpose, reply, now),
+                        reply => self.on_reply(Purpose::of(f.purpose), reply, now),
                     }
                 }
             }
@@ -661,7 +679,7 @@ impl<J: Json> Machine<J> for Wait<J> {
             Stream::Opening { expires } => expires,
             Stream::Reopen { at } => Some(at),
             // While a read is in flight its answer counts as hearing of the task: no check is due.
-            Stream::Open { .. } if self.flights.has(Purpose::Poll) => None,
+            Stream::Open { .. } if self.flights.has(Purpose::Poll.tag()) => None,
             Stream::Open { heard } => Some(later(heard, self.opts.listen_check_ms.max(1))),
             Stream::Off => None,
         };
