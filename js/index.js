@@ -1,7 +1,7 @@
 // mcp-tasks-wasm — browser / bundler / worker entry (ESM).
 // Call `await init()` once before using the library (it fetches the .wasm next to this file);
 // in a service worker or wherever fetching is not possible, use `initSync({module: bytes})`.
-export { capabilities, serverSupports, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./mcp_tasks_wasm.js";
+export { capabilities, serverSupports, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./checks.js";
 export { channelClient } from "./channel.js";
 export { directClient } from "./direct.js";
 export { httpClient } from "./http.js";

@@ -4,7 +4,7 @@ import { initSync } from "./mcp_tasks_wasm.js";
 
 initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });
 
-export { capabilities, serverSupports, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./mcp_tasks_wasm.js";
+export { capabilities, serverSupports, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./checks.js";
 export { channelClient } from "./channel.js";
 export { directClient } from "./direct.js";
 export { httpClient } from "./http.js";

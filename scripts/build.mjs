@@ -13,7 +13,7 @@ const pkg = process.env.PKG_OUT ? join(root, process.env.PKG_OUT) : join(root, "
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const wasmOut = join(pkg, "mcp_tasks_wasm_bg.wasm");
 const glue = join(pkg, "mcp_tasks_wasm.js");
-const entries = ["index.js", "node.js", "channel.js", "direct.js", "values.js", "errors.js", "http.js", "journal.js", "run.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
+const entries = ["index.js", "node.js", "channel.js", "checks.js", "direct.js", "values.js", "errors.js", "http.js", "journal.js", "run.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
 const declarations = ["index.d.ts", "node.d.ts"];
 
 function run(cmd, args, env = process.env) {

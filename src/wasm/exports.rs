@@ -1,6 +1,7 @@
 //! The module's exports. The engine entry points (`startRun`, with `feedRun` and `dropRun` in
 //! `runs`) are internal: `js/run.js` checks every argument of the public async functions, passes the
-//! options as numbers, and drives the run. The synchronous helpers (`capabilities`, `serverSupports`, `validate*`) are public as they are.
+//! options as numbers, and drives the run. `helper` serves the synchronous functions of
+//! `js/checks.js` (`capabilities`, `serverSupports`, `validate*`).
 
 use super::runs::register;
 use crate::engine::both::CallAndAwait;
@@ -196,45 +197,23 @@ pub fn start_run(
     }
 }
 
-/// `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`, to use as a
-/// client's `clientCapabilities`. `base` is not modified.
-#[wasm_bindgen(unchecked_return_type = "ClientCapabilities")]
-pub fn capabilities(#[wasm_bindgen(unchecked_optional_param_type = "ClientCapabilities")] base: JsValue) -> JsValue {
+/// The synchronous helpers `js/checks.js` exports, by `kind`: 0 `capabilities(base)` (`base`
+/// deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`, not modified), 1
+/// `serverSupports(value)`, 2 `validateElicitResult`, 3 `validateCreateMessageResult`, 4
+/// `validateListRootsResult` (`{tag: "ok"}` or `{tag: "error", message}`). One export for all: each
+/// export costs the module a wasm-bindgen shim.
+#[wasm_bindgen(js_name = helper, skip_typescript)]
+pub fn helper(kind: u32, value: JsValue) -> JsValue {
     super::install_panic_hook();
-    with_tasks_extension(Some(&base))
-}
-
-/// `true` when a `server/discover` result (or a `capabilities` object) advertises the tasks extension.
-#[wasm_bindgen(js_name = serverSupports)]
-pub fn server_supports_js(
-    #[wasm_bindgen(js_name = discoverResultOrCapabilities, unchecked_param_type = "object")] value: JsValue,
-) -> bool {
-    super::install_panic_hook();
-    server_supports(&value)
-}
-
-fn check(result: Result<(), String>) -> JsValue {
-    super::install_panic_hook();
-    match result {
+    let checked = match kind {
+        0 => return with_tasks_extension(Some(&value)),
+        1 => return JsValue::from_bool(server_supports(&value)),
+        2 => check_elicit_result(&value),
+        3 => check_create_message_result(&value),
+        _ => check_list_roots_result(&value),
+    };
+    match checked {
         Ok(()) => JsValue::object(vec![("tag", "ok".into())]),
         Err(m) => JsValue::object(vec![("tag", "error".into()), ("message", JsValue::from_str(&m))]),
     }
-}
-
-/// Checks an `ElicitResult` (what a `form` or `url` handler answers).
-#[wasm_bindgen(js_name = validateElicitResult, unchecked_return_type = "ValidationResult")]
-pub fn validate_elicit_result(#[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue) -> JsValue {
-    check(check_elicit_result(&value))
-}
-
-/// Checks a `CreateMessageResult` (what a `sampling` handler answers).
-#[wasm_bindgen(js_name = validateCreateMessageResult, unchecked_return_type = "ValidationResult")]
-pub fn validate_create_message_result(#[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue) -> JsValue {
-    check(check_create_message_result(&value))
-}
-
-/// Checks a `ListRootsResult` (what a `roots` handler answers).
-#[wasm_bindgen(js_name = validateListRootsResult, unchecked_return_type = "ValidationResult")]
-pub fn validate_list_roots_result(#[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue) -> JsValue {
-    check(check_list_roots_result(&value))
 }

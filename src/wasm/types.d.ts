@@ -385,6 +385,21 @@ export function updateTask(client: TasksClient, taskId: string, responses: Input
  */
 export function cancelTask(client: TasksClient, taskId: string, options?: StepOptions): Promise<AckOutcome>;
 
+/** `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`, to use as a client's `clientCapabilities`. `base` is not modified. */
+export function capabilities(base?: ClientCapabilities): ClientCapabilities;
+
+/** `true` when a `server/discover` result (or a `capabilities` object) advertises the tasks extension. */
+export function serverSupports(discoverResultOrCapabilities: object): boolean;
+
+/** Checks an `ElicitResult` (what a `form` or `url` handler answers). */
+export function validateElicitResult(value: unknown): ValidationResult;
+
+/** Checks a `CreateMessageResult` (what a `sampling` handler answers). */
+export function validateCreateMessageResult(value: unknown): ValidationResult;
+
+/** Checks a `ListRootsResult` (what a `roots` handler answers). */
+export function validateListRootsResult(value: unknown): ValidationResult;
+
 /**
  * Live counts of what the library holds, for leak checks: `{runs, requests, asks, streams, timers}`
  * (calls in progress, requests in flight incl. detached cancels, input handler calls running, open
