@@ -5,9 +5,8 @@
 
 use super::rt;
 use crate::json::{Json, Kind};
-use js_sys::{Array, Object};
 use std::cell::RefCell;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 /// How many JS strings [`js_string`] keeps (a power of two).
 const CACHED: usize = 256;
@@ -78,17 +77,17 @@ impl Json for JsValue {
     }
 
     fn entries(&self) -> Option<Vec<(String, Self)>> {
-        let a: Array = rt::entries_of(self).dyn_into().ok()?;
-        let mut out = Vec::with_capacity((a.length() / 2) as usize);
-        for i in (0..a.length()).step_by(2) {
-            out.push((a.get(i).as_string().unwrap_or_default(), a.get(i + 1)));
+        let flat = copied(rt::entries_of(self))?;
+        let mut out = Vec::with_capacity(flat.len() / 2);
+        let mut pairs = flat.into_iter();
+        while let (Some(k), Some(v)) = (pairs.next(), pairs.next()) {
+            out.push((k.as_string().unwrap_or_default(), v));
         }
         Some(out)
     }
 
     fn items(&self) -> Option<Vec<Self>> {
-        let a: Array = rt::items_of(self).dyn_into().ok()?;
-        Some(a.iter().collect())
+        copied(rt::items_of(self))
     }
 
     fn is_exception(&self) -> bool {
@@ -116,7 +115,7 @@ impl Json for JsValue {
     }
 
     fn object(fields: Vec<(&str, Self)>) -> Self {
-        let o: JsValue = Object::new().into();
+        let o = rt::new_object();
         for (k, v) in fields {
             // Setting a fresh plain object's own data property cannot fail.
             rt::write_key(&o, &js_string(k), &v);
@@ -125,6 +124,18 @@ impl Json for JsValue {
     }
 
     fn array(items: Vec<Self>) -> Self {
-        items.into_iter().collect::<Array>().into()
+        let a = rt::new_array();
+        for item in &items {
+            rt::push_item(&a, item);
+        }
+        a
     }
+}
+
+/// The items of an array `rt.js` made (a copy nobody else holds), or `None` when it gave `undefined`.
+fn copied(list: JsValue) -> Option<Vec<JsValue>> {
+    if list.is_undefined() {
+        return None;
+    }
+    Some((0..rt::length_of(&list)).map(|i| rt::item_at(&list, i)).collect())
 }

@@ -45,6 +45,31 @@ export function itemsOf(v) {
   }
 }
 
+/** `list.length` of an array made here (entriesOf, itemsOf). */
+export function lengthOf(list) {
+  return list.length;
+}
+
+/** `list[i]` of an array made here (entriesOf, itemsOf). */
+export function itemAt(list, i) {
+  return list[i];
+}
+
+/** A new empty plain object. */
+export function newObject() {
+  return {};
+}
+
+/** A new empty array. */
+export function newArray() {
+  return [];
+}
+
+/** `list.push(item)` on an array the module just made. */
+export function pushItem(list, item) {
+  list.push(item);
+}
+
 /** 0 null, 1 boolean, 2 number, 3 string, 4 array, 5 object, 6 anything else (also unreadable). */
 export function kindOf(v) {
   if (v === null) return 0;

@@ -20,6 +20,21 @@ extern "C" {
     /// A copy of an array's items, or undefined when `v` is not a readable array.
     #[wasm_bindgen(js_name = itemsOf)]
     pub fn items_of(v: &JsValue) -> JsValue;
+    /// `list.length` of an array `entriesOf` or `itemsOf` made.
+    #[wasm_bindgen(js_name = lengthOf)]
+    pub fn length_of(list: &JsValue) -> u32;
+    /// `list[i]` of an array `entriesOf` or `itemsOf` made.
+    #[wasm_bindgen(js_name = itemAt)]
+    pub fn item_at(list: &JsValue, i: u32) -> JsValue;
+    /// A new empty plain object.
+    #[wasm_bindgen(js_name = newObject)]
+    pub fn new_object() -> JsValue;
+    /// A new empty array.
+    #[wasm_bindgen(js_name = newArray)]
+    pub fn new_array() -> JsValue;
+    /// `list.push(item)` on an array the module just made.
+    #[wasm_bindgen(js_name = pushItem)]
+    pub fn push_item(list: &JsValue, item: &JsValue);
     /// 0 null, 1 boolean, 2 number, 3 string, 4 array, 5 object, 6 other or unreadable.
     #[wasm_bindgen(js_name = kindOf)]
     pub fn kind_of(v: &JsValue) -> u32;
