@@ -173,7 +173,45 @@ pub fn age_ms<V>(view: &TaskView<V>) -> f64 {
     use super::time::parse_rfc3339;
     match (view.created_at.as_deref().and_then(parse_rfc3339), view.last_updated_at.as_deref().and_then(parse_rfc3339))
     {
-        (Some(c), Some(u)) if u > c => (u - c) as f64 / 1e6,
+        (Some(c), Some(u)) if u > c => (u.0 - c.0) as f64 * 1e3 + (f64::from(u.1) - f64::from(c.1)) / 1e6,
         _ => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{age_ms, is_stale, TaskState, TaskView};
+
+    fn view(created: &str, updated: &str) -> TaskView<()> {
+        TaskView {
+            task_id: "t".into(),
+            state: TaskState::Working,
+            status_message: None,
+            poll_interval_ms: None,
+            last_updated_at: Some(updated.into()),
+            created_at: Some(created.into()),
+            ttl_ms: None,
+            input_requests: None,
+            result: None,
+            error: None,
+            object: (),
+        }
+    }
+
+    #[test]
+    fn age_spans_seconds_fractions_and_offsets() {
+        assert_eq!(age_ms(&view("2026-09-01T08:00:00.900Z", "2026-09-01T08:00:01.100Z")), 200.0);
+        assert_eq!(age_ms(&view("2026-09-01T08:00:00Z", "2026-09-01T10:01:00.5+02:00")), 60_500.0);
+        assert_eq!(age_ms(&view("9999-12-31T23:59:59Z", "1970-01-01T00:00:00Z")), 0.0, "never negative");
+        assert_eq!(age_ms(&view("2026-09-01T08:00:00Z", "soon")), 0.0);
+    }
+
+    #[test]
+    fn stale_only_when_both_parse_and_newer_is_earlier() {
+        let at = |t: &str| view("2026-09-01T08:00:00Z", t);
+        assert!(is_stale(&at("2026-09-01T08:00:00.999999999Z"), &at("2026-09-01T08:00:01Z")));
+        assert!(!is_stale(&at("2026-09-01T08:00:01Z"), &at("2026-09-01T10:00:01+02:00")), "the same instant");
+        assert!(!is_stale(&at("2026-09-01T08:00:01.000000001Z"), &at("2026-09-01T08:00:01Z")));
+        assert!(!is_stale(&at("bad"), &at("2026-09-01T08:00:01Z")));
     }
 }

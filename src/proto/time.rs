@@ -1,8 +1,10 @@
 //! RFC 3339 timestamps, read only to order two snapshots of one task (`lastUpdatedAt`).
 //! Servers differ in fractional digits and offsets (`Z`, `+00:00`), so strings cannot be compared as such.
 
-/// Nanoseconds since the Unix epoch for an RFC 3339 date-time, or `None` when it does not parse.
-pub fn parse_rfc3339(s: &str) -> Option<i128> {
+/// Seconds since the Unix epoch and the nanoseconds within that second (so the pair orders as the
+/// instant does) for an RFC 3339 date-time, or `None` when it does not parse. A pair rather than one
+/// `i128` of nanoseconds: 128-bit arithmetic would link its own multiply routine into the wasm build.
+pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     let b = s.as_bytes();
     let num = |from: usize, len: usize| -> Option<i64> {
         let part = b.get(from..from + len)?;
@@ -25,13 +27,13 @@ pub fn parse_rfc3339(s: &str) -> Option<i128> {
         return None;
     }
     let mut i = 19;
-    let mut nanos: i128 = 0;
+    let mut nanos: u32 = 0;
     if b.get(i) == Some(&b'.') {
         i += 1;
         let mut digits = 0;
         while let Some(c) = b.get(i).filter(|c| c.is_ascii_digit()) {
             if digits < 9 {
-                nanos = nanos * 10 + i128::from(c - b'0');
+                nanos = nanos * 10 + u32::from(c - b'0');
                 digits += 1;
             }
             i += 1;
@@ -57,7 +59,7 @@ pub fn parse_rfc3339(s: &str) -> Option<i128> {
     };
     let days = days_from_civil(year, month, day);
     let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offset_secs;
-    Some(i128::from(secs) * 1_000_000_000 + nanos)
+    Some((secs, nanos))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -78,7 +80,7 @@ mod tests {
     #[test]
     fn reads_the_forms_real_servers_send() {
         let z = parse_rfc3339("2026-09-01T08:00:00Z");
-        assert_eq!(z, Some(1_788_249_600 * 1_000_000_000));
+        assert_eq!(z, Some((1_788_249_600, 0)));
         assert_eq!(parse_rfc3339("2026-09-01T08:00:00.000000000+00:00"), z);
         assert_eq!(parse_rfc3339("2026-09-01T10:00:00+02:00"), z);
         assert!(parse_rfc3339("2026-09-01T08:00:00.123456Z") > z);
