@@ -25,41 +25,42 @@ thread_local! {
 
 /// The numeric options `js/run.js` passes, by index (NaN: not given).
 mod at {
-    pub const NOW: usize = 0;
-    pub const TIMEOUT: usize = 1;
-    pub const REQUEST_TIMEOUT: usize = 2;
+    pub const NOW: u32 = 0;
+    pub const TIMEOUT: u32 = 1;
+    pub const REQUEST_TIMEOUT: u32 = 2;
     /// 0 the handlers, 1 "return", 2 the input function.
-    pub const INPUT: usize = 3;
+    pub const INPUT: u32 = 3;
     /// The handlers given: 1 form, 2 url, 4 sampling, 8 roots.
-    pub const HANDLERS: usize = 4;
-    pub const RETRIES: usize = 5;
-    pub const SEED: usize = 6;
-    pub const POLL: usize = 7;
-    pub const MIN_POLL: usize = 8;
-    pub const MAX_POLL: usize = 9;
-    pub const LISTEN_CHECK: usize = 10;
+    pub const HANDLERS: u32 = 4;
+    pub const RETRIES: u32 = 5;
+    pub const SEED: u32 = 6;
+    pub const POLL: u32 = 7;
+    pub const MIN_POLL: u32 = 8;
+    pub const MAX_POLL: u32 = 9;
+    pub const LISTEN_CHECK: u32 = 10;
     /// 1 cancelOnAbort, 2 listen.
-    pub const FLAGS: usize = 11;
+    pub const FLAGS: u32 = 11;
 }
 
-/// The numeric options of one call (checked by `js/run.js`: durations are non-negative numbers or
-/// Infinity, retries whole numbers).
-struct Nums<'a>(&'a [f64]);
+/// The numeric options of one call: a JS array of numbers (checked by `js/run.js`: durations are
+/// non-negative numbers or Infinity, retries whole numbers), read item by item (an array passed as a
+/// `&[f64]` would need its own copying glue on both sides).
+struct Nums<'a>(&'a JsValue);
 
 impl Nums<'_> {
-    /// The value at `i`, `None` when not given.
-    fn get(&self, i: usize) -> Option<f64> {
-        self.0.get(i).copied().filter(|n| !n.is_nan())
+    /// The value at `i`, `None` when not given (NaN, or past the end).
+    fn get(&self, i: u32) -> Option<f64> {
+        super::rt::item_at(self.0, i).as_f64().filter(|n| !n.is_nan())
     }
     /// A duration: `None` not given, `Some(None)` Infinity (unbounded), else rounded up.
-    fn millis(&self, i: usize) -> Option<Option<u64>> {
+    fn millis(&self, i: u32) -> Option<Option<u64>> {
         self.get(i).map(|n| (n != f64::INFINITY).then(|| n.ceil() as u64))
     }
     /// A bounded duration, `default` when not given (or Infinity).
-    fn millis_or(&self, i: usize, default: u64) -> u64 {
+    fn millis_or(&self, i: u32, default: u64) -> u64 {
         self.millis(i).flatten().unwrap_or(default)
     }
-    fn bits(&self, i: usize) -> u32 {
+    fn bits(&self, i: u32) -> u32 {
         self.get(i).unwrap_or(0.0) as u32
     }
     fn now(&self) -> u64 {
@@ -160,16 +161,17 @@ fn read_answered(list: JsValue) -> Result<Vec<(String, Option<JsValue>)>, String
 #[wasm_bindgen(js_name = startRun, skip_typescript)]
 pub fn start_run(
     kind: u32,
-    text: String,
+    text: JsValue,
     a: JsValue,
     b: JsValue,
     c: JsValue,
     capabilities: JsValue,
-    nums: &[f64],
-    wait: &[f64],
+    nums: JsValue,
+    wait: JsValue,
 ) -> JsValue {
     super::install_panic_hook();
-    let n = Nums(nums);
+    let text = text.as_string().unwrap_or_default();
+    let n = Nums(&nums);
     let machine = || -> Result<Box<dyn Machine<JsValue>>, String> {
         Ok(match kind {
             0 => Box::new(CallTool::new(text, given(a), n.call(b, c), n.now())),
@@ -178,7 +180,7 @@ pub fn start_run(
                 Box::new(Wait::resume(read_seed(a)?, n.wait()?, &answered, n.now())?)
             }
             2 => {
-                let wait_opts = Nums(wait).wait()?;
+                let wait_opts = Nums(&wait).wait()?;
                 Box::new(CallAndAwait::new(text, given(a), n.call(b, c), wait_opts, n.now()))
             }
             _ => {
