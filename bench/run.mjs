@@ -310,13 +310,16 @@ ${heapRows(R.node.heap.ours)}
 
 ${R.node.heap.ours.externrefs ? `JS values the wasm side holds per wait (wasm-bindgen's externref table): ${f1(R.node.heap.ours.externrefs.livePerWait)} live slots (${Object.entries(R.node.heap.ours.externrefs.kindsPerWait).filter(([, v]) => v >= 0.01).map(([k, v]) => `${k} ${f2(v)}`).join(", ")}), table capacity ${f1(R.node.heap.ours.externrefs.slotsPerWait)} slots per wait.` : ""}
 
-Reading it: \`{extensions}\` → \`{io.modelcontextprotocol/tasks}\` → \`{}\` is the merged client-capabilities
-\`_meta\` value, built and kept once per wait (3 objects); \`{taskId,status,createdAt,lastUpdatedAt}\` +
-its \`PropertyArray\` is the latest status answer, kept for the outcome (the server built it); the closures,
-their \`Context\` and the externref slots are the callbacks and handles the run keeps across the sleep (the
-outcome promise's resolve/reject among them); \`Promise\` + \`PromiseReaction\` are the caller's promise
-(the bench awaits all of them with \`Promise.all\`); \`array:\` is mostly the externref table's backing store.
-The wasm linear memory (the Rust side: the run, its machine, queues and buffers) is the larger part.
+Reading it: \`{client,hooks,resolve,reject,live,stream,stops,inbox}\` is the JS driver's record of the run
+(\`js/run.js\`; its optional parts stay undefined while the run sleeps) and \`{onStatus,input,handlers,next}\`
+the application callbacks it keeps; \`{taskId,status,createdAt,lastUpdatedAt}\` + its \`PropertyArray\` is
+the latest status answer, kept for the outcome as the server built it; the arrays are mostly the \`[at, run]\`
+entries of the module's one timer heap (an entry stays until it reaches the top, so a run can have more
+than one) and the heap's backing store; the closures and their \`Context\` are the outcome promise's
+executor and resolve/reject; \`Promise\` + \`PromiseReaction\` are the caller's promise (the bench awaits all
+of them with \`Promise.all\`). The client-capabilities \`_meta\` value is one shared frozen object, not a
+per-wait copy. The wasm linear memory (the Rust side: the machine, its queues and buffers) is
+${R.node.heap.ours.wasmPerWait > R.node.heap.ours.totalHeapPerWait - R.node.heap.ours.wasmPerWait ? "the larger part" : "the smaller part"}.
 
 Theirs, the same way (top ${R.node.heap.theirs.rows.length}; ${f1(R.node.heap.theirs.totalHeapPerWait)} B/wait in all):
 
