@@ -45,12 +45,12 @@ export function itemsOf(v) {
   }
 }
 
-/** `list.length` of an array made here (entriesOf, itemsOf). */
+/** `list.length` of an array the package made (entriesOf, itemsOf): no getter can run. */
 export function lengthOf(list) {
   return list.length;
 }
 
-/** `list[i]` of an array made here (entriesOf, itemsOf). */
+/** `list[i]` of an array the package made (entriesOf, itemsOf, run.js's option numbers): no getter can run. */
 export function itemAt(list, i) {
   return list[i];
 }

@@ -23,7 +23,7 @@ extern "C" {
     /// `list.length` of an array `entriesOf` or `itemsOf` made.
     #[wasm_bindgen(js_name = lengthOf)]
     pub fn length_of(list: &JsValue) -> u32;
-    /// `list[i]` of an array `entriesOf` or `itemsOf` made.
+    /// `list[i]` of an array the package made (`entriesOf`, `itemsOf`, `js/run.js`'s option numbers).
     #[wasm_bindgen(js_name = itemAt)]
     pub fn item_at(list: &JsValue, i: u32) -> JsValue;
     /// A new empty plain object.
