@@ -1,12 +1,11 @@
 // mcp-tasks-wasm — browser / bundler / worker entry (ESM).
 // Call `await init()` once before using the library (it fetches the .wasm next to this file);
 // in a service worker or wherever fetching is not possible, use `initSync({module: bytes})`.
-export { capabilities, serverSupports, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./checks.js";
 export { channelClient } from "./channel.js";
 export { directClient } from "./direct.js";
 export { httpClient } from "./http.js";
 export { awaitTask, callAndAwait, callTool, extensionStorageJournal, indexedDbJournal, memoryJournal, pendingTasks, resumeTasks } from "./journal.js";
-export { cancelTask, getTask, liveCounts, updateTask } from "./run.js";
+export { cancelTask, capabilities, getTask, liveCounts, serverSupports, updateTask, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./mcp_tasks_wasm.js";
 export { portClient } from "./port.js";
 export { sdkTransportClient } from "./sdk.js";
 export { default, default as init, initSync } from "./mcp_tasks_wasm.js";

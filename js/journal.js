@@ -12,7 +12,7 @@
 //   after server and task; another wait of the same task waits for the lock and takes the holder's
 //   terminal outcome from a BroadcastChannel (or, if the holder died, goes on itself);
 // - a store that fails ends the call with an error outcome (`kind: "journal"`), never a silent loss.
-import { awaitTask as engineAwaitTask, callAndAwait as engineCallAndAwait, callTool as engineCallTool } from "./run.js";
+import { awaitTask as engineAwaitTask, callAndAwait as engineCallAndAwait, callTool as engineCallTool } from "./mcp_tasks_wasm.js";
 import { attempt, isObjectLike, later, nothing, readKey } from "./values.js";
 
 const PREFIX = "mcp-tasks-wasm:";

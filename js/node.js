@@ -4,12 +4,11 @@ import { initSync } from "./mcp_tasks_wasm.js";
 
 initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });
 
-export { capabilities, serverSupports, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./checks.js";
 export { channelClient } from "./channel.js";
 export { directClient } from "./direct.js";
 export { httpClient } from "./http.js";
 export { awaitTask, callAndAwait, callTool, extensionStorageJournal, indexedDbJournal, memoryJournal, pendingTasks, resumeTasks } from "./journal.js";
-export { cancelTask, getTask, liveCounts, updateTask } from "./run.js";
+export { cancelTask, capabilities, getTask, liveCounts, serverSupports, updateTask, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./mcp_tasks_wasm.js";
 export { portClient } from "./port.js";
 export { sdkTransportClient } from "./sdk.js";
 export { initSync } from "./mcp_tasks_wasm.js";

@@ -13,7 +13,7 @@ const pkg = process.env.PKG_OUT ? join(root, process.env.PKG_OUT) : join(root, "
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const wasmOut = join(pkg, "mcp_tasks_wasm_bg.wasm");
 const glue = join(pkg, "mcp_tasks_wasm.js");
-const entries = ["index.js", "node.js", "channel.js", "checks.js", "direct.js", "values.js", "errors.js", "http.js", "journal.js", "run.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
+const entries = ["index.js", "node.js", "channel.js", "direct.js", "values.js", "errors.js", "http.js", "journal.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
 const declarations = ["index.d.ts", "node.d.ts"];
 
 function run(cmd, args, env = process.env) {
@@ -37,9 +37,11 @@ function lockedBindgenVersion() {
 // std for the size build takes a fresh clone about a minute more; the demo does not need the smallest
 // module). Without it, pkg/ is fresh only if it was built the size way (nightly) when nightly is here.
 const demo = process.argv.includes("--demo");
+/** The dated nightly the shipped module is built with (scripts/nightly-toolchain; setup.sh installs it). */
+const NIGHTLY = readFileSync(join(root, "scripts/nightly-toolchain"), "utf8").trim();
 const nightly = !demo && hasNightly();
 const toolchainMark = join(target, "pkg-toolchain");
-const mark = `${nightly ? "nightly" : "stable"} ${pkg}`;
+const mark = `${nightly ? NIGHTLY : "stable"} ${pkg}`;
 const builtWith = existsSync(toolchainMark) ? readFileSync(toolchainMark, "utf8") : "";
 const inputs = ["src", "js", "Cargo.toml", "Cargo.lock", "scripts/build.mjs"].map((p) => join(root, p));
 const fresh = existsSync(wasmOut) && [...entries, ...declarations].every((e) => existsSync(join(pkg, e))) &&
@@ -53,7 +55,7 @@ if (!fresh || process.argv.includes("--force")) {
     throw new Error(`wasm-bindgen CLI ${have} does not match the crate's ${want}: cargo install wasm-bindgen-cli --version ${want}`);
   }
   if (!nightly && !demo) {
-    console.warn("build: no nightly toolchain with rust-src (bash scripts/setup.sh installs them): building with stable, a bigger module");
+    console.warn(`build: no ${NIGHTLY} toolchain with rust-src (bash scripts/setup.sh installs them): building with stable, a bigger module`);
   }
   buildWasm(nightly);
   mkdirSync(pkg, { recursive: true });
@@ -66,12 +68,9 @@ if (!fresh || process.argv.includes("--force")) {
   const wasmOpt = join(root, "node_modules/.bin/wasm-opt");
   const features = ["--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
     "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
+  // A size pass on the module alone: the glue ships as wasm-bindgen generated it (an app's bundler
+  // minifies it).
   run(wasmOpt, ["-Oz", "--strip-target-features", ...features, wasmOut, "-o", wasmOut]);
-  shortenNames(wasmOpt, features);
-  // The glue is shipped minified, with the shell's JS side (src/wasm/rt.js, emitted as a wasm-bindgen
-  // snippet) bundled into it.
-  run(join(root, "node_modules/.bin/esbuild"), [glue, "--bundle", "--minify", "--format=esm", "--log-level=warning", `--outfile=${glue}`, "--allow-overwrite"]);
-  rmSync(join(pkg, "snippets"), { recursive: true, force: true });
   for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
   writeEntryDeclarations();
   writeFileSync(toolchainMark, mark);
@@ -79,10 +78,10 @@ if (!fresh || process.argv.includes("--force")) {
   console.log("pkg/ is up to date");
 }
 
-/** Whether the nightly toolchain and its standard-library sources are installed. */
+/** Whether the pinned nightly toolchain and its standard-library sources are installed. */
 function hasNightly() {
   try {
-    const sysroot = execFileSync("rustc", ["+nightly", "--print", "sysroot"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const sysroot = execFileSync("rustc", [`+${NIGHTLY}`, "--print", "sysroot"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
     return existsSync(join(sysroot, "lib/rustlib/src/rust/library/std"));
   } catch {
     return false;
@@ -90,7 +89,7 @@ function hasNightly() {
 }
 
 /**
- * Builds the release wasm with the nightly toolchain, rebuilding the standard library for it
+ * Builds the release wasm with the pinned nightly toolchain (scripts/nightly-toolchain), rebuilding the standard library for it
  * (`-Z build-std`) with `-C panic=immediate-abort`: a panic becomes a bare trap, so neither the
  * panic machinery nor the `core::fmt` code it pulls in ships (−3.7 KB gzip, measured), and with
  * `-Z location-detail=none`, so no source paths and line numbers do (−0.8 KB gzip). The library
@@ -101,46 +100,8 @@ function hasNightly() {
 function buildWasm(nightly) {
   const args = ["build", "--release", "--lib", "--target", "wasm32-unknown-unknown"];
   if (!nightly) return run("cargo", args);
-  run("cargo", ["+nightly", ...args, "-Z", "build-std=std,panic_abort"],
+  run("cargo", [`+${NIGHTLY}`, ...args, "-Z", "build-std=std,panic_abort"],
     { ...process.env, RUSTFLAGS: "-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" });
-}
-
-/**
- * Renames the module's imports and exports to one-letter names (wasm-opt's
- * --minify-imports-and-exports-and-modules, which prints the mapping) and rewrites the glue to match:
- * wasm-bindgen's names (`__wbg_<name>_<hash>`, one module path per import) otherwise ship twice, in the
- * .wasm and as keys of the glue's import object. The glue's import objects are merged into one module
- * "a" under the short names; every `wasm.<export>` becomes `wasm.<short>`.
- */
-function shortenNames(wasmOpt, features) {
-  const out = execFileSync(wasmOpt, [...features, "--minify-imports-and-exports-and-modules", wasmOut, "-o", wasmOut], { encoding: "utf8" });
-  const map = JSON.parse(out.slice(out.indexOf("{")));
-  let js = readFileSync(glue, "utf8");
-  const fail = (what) => { throw new Error(`shortenNames: ${what} not found in the glue`); };
-  // import0 is the glue's own object literal: rename its keys in place.
-  const objects = {}; // module path → the glue variable holding its import object
-  for (const m of js.matchAll(/^\s+"([^"]+)": (import\d+),$/gm)) objects[m[1]] = m[2];
-  const entries = [];
-  for (const [module, name, short] of map.imports) {
-    const holder = objects[module] ?? fail(`import module ${module}`);
-    if (holder === "import0") {
-      const key = new RegExp(`^(\\s+)${name}: function`, "m");
-      if (!key.test(js)) fail(`import ${name}`);
-      js = js.replace(key, `$1${JSON.stringify(short)}: function`);
-      entries.push(`...import0`);
-    } else {
-      entries.push(`${JSON.stringify(short)}: ${holder}.${name}`);
-    }
-  }
-  const start = js.indexOf("    return {\n        __proto__: null,\n        \"./");
-  if (start < 0) fail("the returned import object");
-  const end = js.indexOf("};", start) + 2;
-  js = js.slice(0, start) + `    return { a: { __proto__: null, ${[...new Set(entries)].join(", ")} } };` + js.slice(end);
-  for (const [name, short] of map.exports) {
-    js = js.replace(new RegExp(`\\bwasm\\.${name}\\b`, "g"), `wasm.${short}`);
-  }
-  if (/\bwasm\.__wbindgen_/.test(js)) fail("every export renamed");
-  writeFileSync(glue, js);
 }
 
 /**

@@ -24,18 +24,21 @@ fi
 
 # The size build's toolchain and the test-only tools (not for `npm start`).
 if [ "$DEMO" = 0 ]; then
-  # The nightly toolchain and its standard-library sources: scripts/build.mjs rebuilds std with
-  # `-C panic=immediate-abort` for the shipped wasm (no panic machinery, no core::fmt in it).
-  if ! rustup toolchain list | grep -q '^nightly'; then
-    echo "setup: installing the nightly toolchain"
-    rustup toolchain install nightly --profile minimal --target wasm32-unknown-unknown || echo "setup: no nightly toolchain: the build falls back to stable (a bigger wasm)"
+  # The pinned nightly toolchain (scripts/nightly-toolchain) and its standard-library sources:
+  # scripts/build.mjs rebuilds std with `-C panic=immediate-abort` for the shipped wasm (no panic
+  # machinery, no core::fmt in it); the fuzzer runs on it too.
+  nightly=$(cat scripts/nightly-toolchain)
+  if ! rustup toolchain list | grep -q "^$nightly"; then
+    echo "setup: installing the $nightly toolchain"
+    rustup toolchain install "$nightly" --profile minimal --component rust-src --target wasm32-unknown-unknown ||
+      echo "setup: no $nightly toolchain: the build falls back to stable (a bigger wasm)"
   fi
-  if rustup toolchain list | grep -q '^nightly'; then
-    rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src' ||
-      rustup component add rust-src --toolchain nightly || echo "setup: no rust-src for nightly: the build falls back to stable (a bigger wasm)"
+  if rustup toolchain list | grep -q "^$nightly"; then
+    rustup component list --toolchain "$nightly" --installed 2>/dev/null | grep -q '^rust-src' ||
+      rustup component add rust-src --toolchain "$nightly" || echo "setup: no rust-src for $nightly: the build falls back to stable (a bigger wasm)"
   fi
 
-  # cargo-fuzz (the short fuzz run of `npm test` needs it and the nightly toolchain these machines have).
+  # cargo-fuzz (the short fuzz run of `npm test` needs it and the pinned nightly).
   if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "setup: installing cargo-fuzz"
     cargo install cargo-fuzz --locked || cargo install cargo-fuzz

@@ -1,50 +1,54 @@
-// The shipped-size figure: what a browser app ships when it imports `httpClient` and `callAndAwait`
-// (an esbuild bundle of a two-line entry, minified, plus the .wasm), gzip -9, from bench/size.mjs.
-// `npm run build` prints it; `npm test` runs it with --check, which fails when the figure is over the
-// budget of issue 12 (40 KB), when `core::fmt` is linked, or when an app that uses only directClient
-// or portClient ships the HTTP client.
+// The shipped-size figure: what a working browser app ships — `import init, { httpClient,
+// callAndAwait }`, `await init()`, one call — an esbuild bundle of that entry (minified) plus the
+// .wasm, gzip -9 (bench/size.mjs), side by side with the same app on the official SDK + ext-tasks.
+// `npm run build` prints it; `npm test` runs it with --check, which fails when the figure is over
+// CEILING_KB, when `core::fmt` is linked, or when an app that uses only directClient or portClient
+// ships the HTTP client. `--breakdown` also prints where the module's bytes go (twiggy, when installed).
 //
-// History of the figure (KB gzip): 68.6 when the check was added (then failing above a ceiling that
-// could only come down), 66.4 with short import/export names, 62.6 with std rebuilt with
-// panic=immediate-abort, 60.4 with no core::fmt, 59.6 without panic locations, 52.4 with the message
-// channel in JS, 51.4 with directClient in JS, 45.8 with the JS driver, 44.1 with the size-class heap,
-// 43.7 with one emit call, 42.9 with entries read in one call, 42.1 with one start export, 41.9 with Vec
-// action queues, 41.3 with one Flights, 40.7 without js-sys, 40.3 without 128-bit arithmetic, 39.6 with
-// the numeric options and the tool name passed as JS values: the budget is met and is now the check.
-import { existsSync, readFileSync } from "node:fs";
+// The budget of issue 13 is 60 KB. History of the figure (KB gzip, the two-line app without init() until
+// 39.6, the working app since): 68.6 when the first check was added … 39.6 with the JS driver and a
+// home-made heap (issue 12; 41.1 for the working app); 68.1 with the shell back on the card (Rust async
+// exports on wasm-bindgen-futures, gloo-timers, js-sys, web-sys, serde-wasm-bindgen; std's allocator;
+// glue as generated).
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureSizes } from "../bench/size.mjs";
 
-/** The target, KiB gzip. */
-export const BUDGET_KB = 40;
+/** The target, KiB gzip (issue 13). */
+export const BUDGET_KB = 60;
+/** What `--check` enforces while the figure is above the budget: the figure it reached, never raised. */
+export const CEILING_KB = 67;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
 const s = await measureSizes(root);
-const app = s.apps["ours-http"];
-const direct = s.apps["ours-direct"];
-const over = app.total.gzip / 1024 - BUDGET_KB;
+const app = s.apps["ours-http-init"];
+const theirs = s.apps["theirs-http"];
+const figure = app.total.gzip / 1024;
 console.log(
-  `shipped (httpClient + callAndAwait app, JS + .wasm): ${kb(app.total.gzip)} KB gzip ` +
+  `shipped (working app: init + httpClient + callAndAwait, JS + .wasm): ${kb(app.total.gzip)} KB gzip ` +
     `(JS ${kb(app.js.gzip)} + wasm ${kb(s.wasm.gzip)}; raw ${kb(app.total.raw)} KB) — budget ${BUDGET_KB} KB: ` +
-    (over <= 0 ? "met" : `not met (${over.toFixed(1)} KB over)`),
+    (figure <= BUDGET_KB ? "met" : `not met (${(figure - BUDGET_KB).toFixed(1)} KB over)`),
 );
-console.log(`the same app calling \`await init()\` (what a working page ships; the two-line app leaves the instantiation ` +
-  `code out): ${kb(s.apps["ours-http-init"].total.gzip)} KB gzip`);
+console.log(`the official SDK + ext-tasks app: ${kb(theirs.total.gzip)} KB gzip; ours/theirs ${(app.total.gzip / theirs.total.gzip).toFixed(2)}×`);
+const direct = s.apps["ours-direct"];
 const port = s.apps["ours-port"];
 const leaks = [...direct.httpInJs, ...direct.httpInWasm, ...port.httpInJs, ...port.httpInWasm];
 console.log(`directClient-only app: ${kb(direct.total.gzip)} KB gzip, portClient-only app: ${kb(port.total.gzip)} KB gzip; ` +
   `HTTP client in them: ${leaks.length ? leaks.join(", ") : "no"}`);
+// cargo's output still has its function names (the shipped copy does not).
+const cargoWasm = join(process.env.CARGO_TARGET_DIR || join(root, "target"), "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm");
+if (process.argv.includes("--breakdown")) breakdown(cargoWasm);
 if (process.argv.includes("--check")) {
   let failed = false;
-  if (over > 0) {
-    console.log(`FAIL: ${kb(app.total.gzip)} KB gzip is over the budget of ${BUDGET_KB} KB`);
+  if (figure > CEILING_KB) {
+    console.log(`FAIL: ${kb(app.total.gzip)} KB gzip is over the ceiling of ${CEILING_KB} KB (budget ${BUDGET_KB})`);
     failed = true;
   }
-  // cargo's output still has its function names (the shipped copy does not): a `core::fmt` symbol means
-  // a format!/to_string/Display crept back into library code (≈ 2 KB gzip) or the build fell back to
-  // stable (panic messages).
-  const cargoWasm = join(process.env.CARGO_TARGET_DIR || join(root, "target"), "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm");
+  // A `core::fmt` symbol means a format!/to_string/Display crept into library code (≈ 12 KB gzip with
+  // its float printing) or the build fell back to stable (panic messages).
   if (existsSync(cargoWasm) && readFileSync(cargoWasm).includes("4core3fmt")) {
     console.log(`FAIL: core::fmt is linked into the module (${cargoWasm}): build messages with concat and text::decimal`);
     failed = true;
@@ -54,4 +58,34 @@ if (process.argv.includes("--check")) {
     failed = true;
   }
   process.exit(failed ? 1 : 0);
+}
+
+/** Where the module's bytes go, by crate and module: cargo's output through wasm-bindgen and wasm-opt
+ * as the build does, keeping the function names, read by twiggy. */
+function breakdown(wasm) {
+  try {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-size-"));
+    execFileSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--keep-debug", wasm]);
+    const named = join(dir, "named.wasm");
+    execFileSync(join(root, "node_modules/.bin/wasm-opt"), ["-Oz", "--debuginfo", "--enable-reference-types", "--enable-bulk-memory",
+      "--enable-multivalue", "--enable-sign-ext", "--enable-nontrapping-float-to-int", "--enable-mutable-globals",
+      join(dir, "mcp_tasks_wasm_bg.wasm"), "-o", named]);
+    const out = execFileSync("twiggy", ["top", "-n", "100000", named], { encoding: "utf8", maxBuffer: 1 << 28 });
+    rmSync(dir, { recursive: true, force: true });
+    const by = new Map();
+    for (const line of out.split("\n")) {
+      const m = line.match(/^\s*(\d+)\s*┊\s*[\d.]+%\s*┊\s*(.*)$/);
+      if (!m || m[2].startsWith("...") || m[2].startsWith("Σ") || m[2].includes("names\" subsection")) continue;
+      const item = m[2].replace(/\[[0-9a-f]+\]/g, "").replace(/^<+/, "");
+      const path = item.match(/^([a-z_0-9]+)(?:::([a-z_0-9]+))?(?:::([a-z_0-9]+))?/);
+      let key = path ? path[1] : item.slice(0, 24);
+      if (path && key === "mcp_tasks_wasm") key += `::${path[2] ?? ""}::${path[3] ?? ""}`;
+      if (item.includes("future_to_promise")) key = "the async exports' futures";
+      by.set(key, (by.get(key) ?? 0) + Number(m[1]));
+    }
+    console.log("where the module's bytes go (raw bytes of code and data after wasm-opt, by crate and module; top 25):");
+    for (const [k, v] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${String(v).padStart(7)}  ${k}`);
+  } catch {
+    console.log("(no breakdown: `cargo install twiggy` to see where the bytes go)");
+  }
 }

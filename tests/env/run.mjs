@@ -23,7 +23,7 @@ const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: "utf8",
 const PACKED = [
   "LICENSE", "README.md", "package.json",
   "pkg/index.d.ts", "pkg/index.js", "pkg/mcp_tasks_wasm.d.ts", "pkg/mcp_tasks_wasm.js", "pkg/mcp_tasks_wasm_bg.wasm",
-  "pkg/node.d.ts", "pkg/node.js", "pkg/channel.js", "pkg/checks.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/http.js", "pkg/journal.js", "pkg/run.js", "pkg/port.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
+  "pkg/node.d.ts", "pkg/node.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/http.js", "pkg/journal.js", "pkg/port.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
 ];
 
 let failed = 0;

@@ -20,14 +20,15 @@ fail() {
 }
 
 command -v cargo >/dev/null 2>&1 || fail "cargo is not installed"
-cargo +nightly --version >/dev/null 2>&1 ||
-  fail "the nightly toolchain is missing (libFuzzer needs it): rustup toolchain install nightly"
+nightly="$(cat "$root/scripts/nightly-toolchain")"
+cargo "+$nightly" --version >/dev/null 2>&1 ||
+  fail "the $nightly toolchain is missing (libFuzzer needs it): bash scripts/setup.sh"
 cargo fuzz --version >/dev/null 2>&1 || fail "cargo-fuzz is missing: cargo install cargo-fuzz"
 [[ "$secs" =~ ^[0-9]+$ ]] || fail "the duration must be a whole number of seconds, not '$secs'"
 
 cd "$root" || fail "cannot enter $root"
 echo "tests/fuzz/short.sh: building the fuzz target (tests/fuzz/target)"
-cargo +nightly fuzz build -s none --fuzz-dir tests/fuzz engine || fail "the fuzz target does not build"
+cargo "+$nightly" fuzz build -s none --fuzz-dir tests/fuzz engine || fail "the fuzz target does not build"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -35,7 +36,7 @@ mkdir -p "$work/corpus" tests/fuzz/artifacts/engine
 log="$work/fuzz.log"
 
 echo "tests/fuzz/short.sh: fuzzing for ${secs}s from tests/fuzz/corpus/engine"
-cargo +nightly fuzz run -s none --fuzz-dir tests/fuzz engine "$work/corpus" tests/fuzz/corpus/engine -- \
+cargo "+$nightly" fuzz run -s none --fuzz-dir tests/fuzz engine "$work/corpus" tests/fuzz/corpus/engine -- \
   -max_total_time="$secs" -timeout=10 -print_final_stats=1 \
   -artifact_prefix=tests/fuzz/artifacts/engine/ >"$log" 2>&1
 rc=$?

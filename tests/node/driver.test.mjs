@@ -1,4 +1,4 @@
-// The JS driver of the engine (js/run.js) as a user meets it: its one timer serving many waits with
+// The Rust driver of the engine (src/shell/run.rs) as a user meets it: its one timer serving many waits with
 // different clocks, application code re-entering the library from inside a run, and nothing left
 // behind — through the package.
 import { test } from "node:test";

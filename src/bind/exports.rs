@@ -1,0 +1,191 @@
+//! The module's exports, as the package entries re-export them (the declarations are in
+//! `types.d.ts`). The async functions are `async fn`s: wasm-bindgen-futures turns each into a
+//! promise that resolves with the tagged outcome, or rejects with a `TypeError` (bad arguments, nothing
+//! sent), the caller's abort reason, or what an application callback threw.
+
+use super::read::{self, Check};
+use crate::json::Json;
+use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
+use crate::proto::request::{server_supports as supports, with_tasks_extension};
+use crate::shell::api::{self, Driving, Settled};
+use crate::shell::client::Client;
+use crate::shell::live::{count, Counter};
+use crate::shell::outcome::outcome_to_js;
+use crate::shell::timer::armed_count;
+use crate::shell::values::{is_plain_object, js_string};
+use serde::Serialize;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// A `TypeError` "function: message".
+fn type_error(what: &str, message: &str) -> JsValue {
+    js_sys::TypeError::new(&[what, ": ", message].concat()).into()
+}
+
+/// Reads the arguments with `read`; a mistake is the `TypeError` to reject with.
+fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue> {
+    read().map_err(|m| type_error(what, &m))
+}
+
+/// A call that started (or the `TypeError` its arguments got).
+type Started = Result<Driving, JsValue>;
+
+/// The promise's settlement: the tagged outcome, or the rejection. One future for every export (each
+/// export's own is only the step of starting its call).
+async fn settle(started: Started) -> Result<JsValue, JsValue> {
+    let settled: Settled = started?.await;
+    settled.map(|o| outcome_to_js(&o))
+}
+
+/// Sends a task-augmented `tools/call` (see the README).
+#[wasm_bindgen(js_name = callTool, skip_typescript)]
+pub async fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    settle(start_call_tool(&client, &name, &args, &options)).await
+}
+
+fn start_call_tool(client: &JsValue, name: &JsValue, args: &JsValue, options: &JsValue) -> Started {
+    let (c, n, a, o) = checked("callTool", || {
+        Ok((read::client(client)?, read::name(name, "tool name")?, read::args(args)?, read::call_options(options)?))
+    })?;
+    Ok(api::call_tool(Rc::new(c), &n, a, o))
+}
+
+/// Waits for a task to finish (see the README).
+#[wasm_bindgen(js_name = awaitTask, skip_typescript)]
+pub async fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    settle(start_await_task(&client, &status_or_task_id, &options)).await
+}
+
+fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Started {
+    checked("awaitTask", || {
+        let c = read::client(client)?;
+        let mut o = read::await_options(options)?;
+        o.answered = read::answered(options)?;
+        api::await_task(Rc::new(c), read::seed(seed)?, o)
+    })
+}
+
+/// `callTool`, then `awaitTask` on a created task (see the README).
+#[wasm_bindgen(js_name = callAndAwait, skip_typescript)]
+pub async fn call_and_await(
+    client: JsValue,
+    name: JsValue,
+    args: JsValue,
+    call_options: JsValue,
+    await_options: JsValue,
+) -> Result<JsValue, JsValue> {
+    settle(start_call_and_await(&client, &name, &args, &call_options, &await_options)).await
+}
+
+fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: &JsValue, wait: &JsValue) -> Started {
+    checked("callAndAwait", || {
+        let c = read::client(client)?;
+        let n = read::name(name, "tool name")?;
+        let a = read::args(args)?;
+        let (co, wo) = (read::call_options(call)?, read::await_options(wait)?);
+        api::call_and_await(Rc::new(c), &n, a, co, wo)
+    })
+}
+
+/// Reads the client, the task id and the options of a one-request function.
+fn step_args(
+    what: &str,
+    client: &JsValue,
+    task_id: &JsValue,
+    options: &JsValue,
+) -> Result<(Rc<dyn Client>, String, crate::shell::options::StepOptions), JsValue> {
+    checked(what, || {
+        let c = read::client(client)?;
+        let id = read::name(task_id, "task id")?;
+        Ok((Rc::new(c) as Rc<dyn Client>, id, read::step_options(options)?))
+    })
+}
+
+/// Reads a task's status once (`tasks/get`).
+#[wasm_bindgen(js_name = getTask, skip_typescript)]
+pub async fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    settle(step_args("getTask", &client, &task_id, &options).map(|(c, id, o)| api::get_task(c, &id, o))).await
+}
+
+/// Answers input requests by hand (`tasks/update`).
+#[wasm_bindgen(js_name = updateTask, skip_typescript)]
+pub async fn update_task(
+    client: JsValue,
+    task_id: JsValue,
+    responses: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let started = if is_plain_object(&responses) {
+        step_args("updateTask", &client, &task_id, &options).map(|(c, id, o)| api::update_task(c, &id, responses, o))
+    } else {
+        Err(type_error("updateTask", "responses must be an object (key → response)"))
+    };
+    settle(started).await
+}
+
+/// Asks the server to cancel a task (`tasks/cancel`).
+#[wasm_bindgen(js_name = cancelTask, skip_typescript)]
+pub async fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    settle(step_args("cancelTask", &client, &task_id, &options).map(|(c, id, o)| api::cancel_task(c, &id, o))).await
+}
+
+/// What `liveCounts()` returns.
+#[derive(Serialize)]
+struct LiveCounts {
+    runs: u32,
+    requests: u32,
+    asks: u32,
+    streams: u32,
+    timers: u32,
+}
+
+/// What the module holds right now: `{runs, requests, asks, streams, timers}`.
+#[wasm_bindgen(js_name = liveCounts, skip_typescript)]
+pub fn live_counts() -> JsValue {
+    let counts = LiveCounts {
+        runs: count(Counter::Runs),
+        requests: count(Counter::Requests),
+        asks: count(Counter::Asks),
+        streams: count(Counter::Streams),
+        timers: armed_count(),
+    };
+    counts.serialize(&serde_wasm_bindgen::Serializer::new()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}` (`base` is not modified).
+#[wasm_bindgen(skip_typescript)]
+pub fn capabilities(base: JsValue) -> JsValue {
+    with_tasks_extension(Some(&base))
+}
+
+/// `true` when a `server/discover` result (or a `capabilities` object) advertises the tasks extension.
+#[wasm_bindgen(js_name = serverSupports, skip_typescript)]
+pub fn server_supports(value: JsValue) -> bool {
+    supports(&value)
+}
+
+/// `{tag: "ok"}` or `{tag: "error", message}`.
+fn validation(result: Result<(), String>) -> JsValue {
+    match result {
+        Ok(()) => JsValue::object(vec![("tag", js_string("ok"))]),
+        Err(m) => JsValue::object(vec![("tag", js_string("error")), ("message", JsValue::from_str(&m))]),
+    }
+}
+
+/// Checks an `ElicitResult` (what a `form` or `url` handler answers).
+#[wasm_bindgen(js_name = validateElicitResult, skip_typescript)]
+pub fn validate_elicit_result(value: JsValue) -> JsValue {
+    validation(check_elicit_result(&value))
+}
+
+/// Checks a `CreateMessageResult` (what a `sampling` handler answers).
+#[wasm_bindgen(js_name = validateCreateMessageResult, skip_typescript)]
+pub fn validate_create_message_result(value: JsValue) -> JsValue {
+    validation(check_create_message_result(&value))
+}
+
+/// Checks a `ListRootsResult` (what a `roots` handler answers).
+#[wasm_bindgen(js_name = validateListRootsResult, skip_typescript)]
+pub fn validate_list_roots_result(value: JsValue) -> JsValue {
+    validation(check_list_roots_result(&value))
+}

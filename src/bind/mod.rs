@@ -1,0 +1,10 @@
+//! The JS API: thin wasm-bindgen bindings over the typed async functions of [`crate::shell`]. Each
+//! export reads its arguments ([`read`]: a mistake rejects with a `TypeError`, never a synchronous
+//! throw), calls the typed function, and turns its outcome into the tagged JS object.
+
+mod exports;
+mod read;
+
+/// The TypeScript declarations of the public API, emitted into the generated `.d.ts`.
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("types.d.ts");

@@ -1,0 +1,180 @@
+//! Reading the arguments of the JS functions into the typed options, field by field, each mistake
+//! with its own message (the export rejects with a `TypeError` "function: message"). Every read
+//! catches: a throwing getter or Proxy trap reads as absent.
+
+use crate::engine::wait::{read_seed, Seed};
+use crate::json::Json;
+use crate::shell::client::{js_handlers, JsClient};
+use crate::shell::hooks::{js_input_fn, js_status, Handlers};
+use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
+use crate::shell::values::{as_function, field, is_plain_object};
+use js_sys::Function;
+use std::time::Duration;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A message of a bad argument.
+pub type Check<T> = Result<T, String>;
+
+/// An options object: `None` for `undefined` and `null`.
+fn options(v: &JsValue) -> Check<JsValue> {
+    if v.is_undefined() || v.is_null() || is_plain_object(v) {
+        Ok(v.clone())
+    } else {
+        Err("options must be an object".to_owned())
+    }
+}
+
+/// A function property: `None` when absent.
+fn function(o: &JsValue, key: &str) -> Check<Option<Function>> {
+    match field(o, key) {
+        None => Ok(None),
+        Some(v) => as_function(&v).map(Some).ok_or_else(|| [key, " must be a function"].concat()),
+    }
+}
+
+/// A duration property in milliseconds: `None` when absent.
+fn millis(o: &JsValue, key: &str) -> Check<Option<Duration>> {
+    crate::shell::client::read_millis(o, key)
+        .map_err(|_| [key, " must be a non-negative number of milliseconds (or Infinity)"].concat())
+}
+
+/// A boolean property (default false).
+fn flag(o: &JsValue, key: &str) -> Check<bool> {
+    match field(o, key) {
+        None => Ok(false),
+        Some(v) => v.as_bool().ok_or_else(|| [key, " must be a boolean"].concat()),
+    }
+}
+
+/// A non-empty string argument.
+pub fn name(v: &JsValue, what: &str) -> Check<String> {
+    match v.as_string() {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(["the ", what, " must be a non-empty string"].concat()),
+    }
+}
+
+/// The `signal` option: an AbortSignal (duck-typed: `aborted` and `addEventListener`).
+fn signal(o: &JsValue) -> Check<Option<web_sys::AbortSignal>> {
+    let Some(s) = field(o, "signal") else { return Ok(None) };
+    if field(&s, "aborted").is_some() && function(&s, "addEventListener")?.is_some() {
+        return Ok(Some(s.unchecked_into()));
+    }
+    Err("signal must be an AbortSignal".to_owned())
+}
+
+/// `timeoutMs` and `requestTimeoutMs`.
+fn bounds(o: &JsValue) -> Check<(Option<Duration>, Option<Duration>)> {
+    Ok((millis(o, "timeoutMs")?, millis(o, "requestTimeoutMs")?))
+}
+
+/// `inputHandlers` (`None`: the client's) and `input`.
+fn input(o: &JsValue) -> Check<(Option<Handlers>, Input)> {
+    let handlers = match field(o, "inputHandlers") {
+        None => None,
+        Some(h) if h.is_object() => Some(js_handlers(&h)),
+        Some(_) => return Err("inputHandlers must be an object".to_owned()),
+    };
+    let input = match field(o, "input") {
+        None => Input::Handlers,
+        Some(v) if v.as_string().as_deref() == Some("handlers") => Input::Handlers,
+        Some(v) if v.as_string().as_deref() == Some("return") => Input::Return,
+        Some(v) => match as_function(&v) {
+            Some(f) => Input::Function(js_input_fn(f)),
+            None => return Err(r#"input must be "handlers", "return" or a function"#.to_owned()),
+        },
+    };
+    Ok((handlers, input))
+}
+
+/// The `retries` option (default 3).
+fn retries(o: &JsValue) -> Check<Option<u32>> {
+    match field(o, "retries") {
+        None => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(n) if n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0 => Ok(Some(n as u32)),
+            _ => Err("retries must be a whole number, at least 0".to_owned()),
+        },
+    }
+}
+
+/// The client: any object with a `request` function.
+pub fn client(v: &JsValue) -> Check<JsClient> {
+    JsClient::read(v).map_err(str::to_owned)
+}
+
+/// `callTool`'s tool arguments: `None` for `undefined` and `null`, else an object.
+pub fn args(v: &JsValue) -> Check<Option<JsValue>> {
+    if v.is_undefined() || v.is_null() {
+        Ok(None)
+    } else if v.is_object() {
+        Ok(Some(v.clone()))
+    } else {
+        Err("args must be an object".to_owned())
+    }
+}
+
+/// Everything `callTool` reads from its options.
+pub fn call_options(v: &JsValue) -> Check<CallOptions> {
+    let o = options(v)?;
+    let (timeout, request_timeout) = bounds(&o)?;
+    let (input_handlers, input) = input(&o)?;
+    Ok(CallOptions {
+        timeout,
+        request_timeout,
+        input,
+        input_handlers,
+        input_responses: field(&o, "inputResponses"),
+        request_state: field(&o, "requestState"),
+        signal: signal(&o)?,
+    })
+}
+
+/// Everything `awaitTask` reads from its options (`answered` is read by [`answered`]).
+pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
+    let o = options(v)?;
+    let (timeout, request_timeout) = bounds(&o)?;
+    let (input_handlers, input) = input(&o)?;
+    Ok(AwaitOptions {
+        timeout,
+        request_timeout,
+        input,
+        input_handlers,
+        retries: retries(&o)?,
+        poll_interval: millis(&o, "pollIntervalMs")?,
+        min_poll_interval: millis(&o, "minPollIntervalMs")?,
+        max_poll_interval: millis(&o, "maxPollIntervalMs")?,
+        listen_check: millis(&o, "listenCheckMs")?,
+        cancel_on_abort: flag(&o, "cancelOnAbort")?,
+        listen: flag(&o, "listen")?,
+        on_status: function(&o, "onStatus")?.map(js_status),
+        signal: signal(&o)?,
+        answered: Vec::new(),
+    })
+}
+
+/// The options of `getTask`, `updateTask` and `cancelTask`.
+pub fn step_options(v: &JsValue) -> Check<StepOptions> {
+    let o = options(v)?;
+    let (timeout, request_timeout) = bounds(&o)?;
+    Ok(StepOptions { timeout, request_timeout, retries: retries(&o)?, signal: signal(&o)? })
+}
+
+/// The `answered` option of `awaitTask`: `[{key, answer?}]`, the input keys answered before this wait.
+pub fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
+    const WANT: &str = "answered must be an array of {key, answer?} with non-empty string keys";
+    let Some(list) = field(options, "answered") else { return Ok(Vec::new()) };
+    let items = list.items().ok_or(WANT)?;
+    items
+        .iter()
+        .map(|item| match item.get_str("key") {
+            Some(key) if !key.is_empty() => Ok((key, item.get("answer"))),
+            _ => Err(WANT.to_owned()),
+        })
+        .collect()
+}
+
+/// The task id or status `awaitTask` starts from.
+pub fn seed(v: &JsValue) -> Check<Seed<JsValue>> {
+    read_seed(v.clone())
+}

@@ -1,0 +1,157 @@
+//! The async functions, typed: each builds its engine machine from typed options and returns the
+//! future that drives it against a [`Client`] to its outcome. The JS exports are thin bindings over
+//! these.
+
+use super::client::Client;
+use super::clock::now;
+use super::hooks::{Handlers, Hooks};
+use super::options::{bounds, input_mode, retry, AwaitOptions, CallOptions, Input, StepOptions};
+use super::run::{drive, Spec};
+use super::values::deep_freeze;
+use crate::engine::both::CallAndAwait;
+use crate::engine::call::{CallOptions as EngineCallOptions, CallTool};
+use crate::engine::options::WaitOptions;
+use crate::engine::step::Step;
+use crate::engine::wait::{Seed, Wait};
+use crate::engine::{AbortScope, Machine, Outcome};
+use crate::proto::request::{with_tasks_extension, Call};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// What every call ends with: the outcome, or the value it rejects with (the caller's abort reason,
+/// or what an application callback threw).
+pub type Settled = Result<Outcome<JsValue>, JsValue>;
+
+/// A call on its way (one boxed future, whatever the call).
+pub type Driving = Pin<Box<dyn Future<Output = Settled>>>;
+
+thread_local! {
+    /// What a client without `clientCapabilities` declares: one frozen object for every call.
+    static DEFAULT_CAPABILITIES: JsValue = {
+        let v = with_tasks_extension::<JsValue>(None);
+        deep_freeze(&v);
+        v
+    };
+}
+
+/// What `client`'s requests declare: its capabilities merged with the tasks extension.
+fn declared(client: &dyn Client) -> JsValue {
+    match client.client_capabilities() {
+        Some(c) => with_tasks_extension(Some(&c)),
+        None => DEFAULT_CAPABILITIES.with(Clone::clone),
+    }
+}
+
+/// The callbacks of a part with input: the options' handlers (else the client's) and input function.
+fn input_hooks(client: &dyn Client, input: &Input, handlers: Option<Handlers>) -> Hooks {
+    let handlers = handlers.unwrap_or_else(|| client.input_handlers());
+    let input_fn = match input {
+        Input::Function(f) => Some(f.clone()),
+        _ => None,
+    };
+    Hooks { on_status: None, handlers, input_fn }
+}
+
+fn signal_value(signal: &Option<web_sys::AbortSignal>) -> Option<JsValue> {
+    signal.as_ref().map(|s| s.unchecked_ref::<JsValue>().clone())
+}
+
+/// The engine options and callbacks of a `tools/call`.
+fn call_part(client: &dyn Client, o: CallOptions) -> (EngineCallOptions<JsValue>, Hooks) {
+    let hooks = input_hooks(client, &o.input, o.input_handlers);
+    let opts = EngineCallOptions {
+        bounds: bounds(o.timeout, o.request_timeout, client.request_timeout()),
+        input: input_mode(&o.input, &hooks.handlers),
+        input_responses: o.input_responses,
+        request_state: o.request_state,
+    };
+    (opts, hooks)
+}
+
+/// The engine options and callbacks of a wait; `Err` when the floor is above the ceiling.
+fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitOptions, Hooks), String> {
+    let mut hooks = input_hooks(client, &o.input, o.input_handlers.clone());
+    hooks.on_status = o.on_status.clone();
+    let opts = o.engine(&hooks.handlers, client.request_timeout()).map_err(str::to_owned)?;
+    Ok((opts, hooks))
+}
+
+/// The caller's signal as the run watches it.
+fn one_signal(signal: &Option<web_sys::AbortSignal>) -> Vec<(JsValue, AbortScope)> {
+    signal_value(signal).map(|s| (s, AbortScope::All)).into_iter().collect()
+}
+
+/// Drives `machine` with `client`'s declaration.
+fn run(
+    client: Rc<dyn Client>,
+    machine: Box<dyn Machine<JsValue>>,
+    hooks: Hooks,
+    next_hooks: Option<Hooks>,
+    signals: Vec<(JsValue, AbortScope)>,
+) -> Driving {
+    let capabilities = declared(client.as_ref());
+    drive(Spec { machine, client, capabilities, hooks, next_hooks, signals })
+}
+
+/// Sends a task-augmented `tools/call`: `Task`, `Result`, `InputRequired` (MRTR) or `Error`.
+pub fn call_tool(client: Rc<dyn Client>, name: &str, args: Option<JsValue>, options: CallOptions) -> Driving {
+    let signals = one_signal(&options.signal);
+    let (opts, hooks) = call_part(client.as_ref(), options);
+    let machine = CallTool::new(name.to_owned(), args, opts, now());
+    run(client, Box::new(machine), hooks, None, signals)
+}
+
+/// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err(message)`: the
+/// seed or the options are wrong (nothing was sent).
+pub fn await_task(client: Rc<dyn Client>, seed: Seed<JsValue>, options: AwaitOptions) -> Result<Driving, String> {
+    let (opts, hooks) = wait_part(client.as_ref(), &options)?;
+    let machine = Wait::resume(seed, opts, &options.answered, now())?;
+    Ok(run(client, Box::new(machine), hooks, None, one_signal(&options.signal)))
+}
+
+/// `call_tool`, then `await_task` on a created task. `Err(message)`: the wait's options are wrong
+/// (nothing was sent). The call's signal also aborts the wait unless the wait has its own.
+pub fn call_and_await(
+    client: Rc<dyn Client>,
+    name: &str,
+    args: Option<JsValue>,
+    call: CallOptions,
+    wait: AwaitOptions,
+) -> Result<Driving, String> {
+    let (wait_opts, wait_hooks) = wait_part(client.as_ref(), &wait)?;
+    let wait_signal = signal_value(&wait.signal);
+    let mut signals = Vec::new();
+    if let Some(s) = signal_value(&call.signal) {
+        signals.push((s, if wait_signal.is_some() { AbortScope::Call } else { AbortScope::All }));
+    }
+    if let Some(s) = wait_signal {
+        signals.push((s, AbortScope::Wait));
+    }
+    let (opts, hooks) = call_part(client.as_ref(), call);
+    let machine = CallAndAwait::new(name.to_owned(), args, opts, wait_opts, now());
+    Ok(run(client, Box::new(machine), hooks, Some(wait_hooks), signals))
+}
+
+/// One request: `tasks/get` (`Status`), `tasks/update` or `tasks/cancel` (`Ack`), or `Error`.
+fn step(client: Rc<dyn Client>, call: Call<JsValue>, task_id: &str, o: StepOptions) -> Driving {
+    let b = bounds(o.timeout, o.request_timeout, client.request_timeout());
+    let machine = Step::new(call, task_id.to_owned(), b, retry(o.retries), now());
+    run(client, Box::new(machine), Hooks::default(), None, one_signal(&o.signal))
+}
+
+/// Reads a task's status once (`tasks/get`).
+pub fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Driving {
+    step(client, Call::GetTask { task_id: task_id.to_owned() }, task_id, options)
+}
+
+/// Answers input requests by hand (`tasks/update` with `responses` as `inputResponses`).
+pub fn update_task(client: Rc<dyn Client>, task_id: &str, responses: JsValue, options: StepOptions) -> Driving {
+    step(client, Call::UpdateTaskRaw { task_id: task_id.to_owned(), responses }, task_id, options)
+}
+
+/// Asks the server to cancel a task (`tasks/cancel`).
+pub fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Driving {
+    step(client, Call::CancelTask { task_id: task_id.to_owned() }, task_id, options)
+}

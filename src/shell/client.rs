@@ -1,0 +1,175 @@
+//! The clients the engine drives: the [`Client`] trait, and [`JsClient`], any JS object with a
+//! `request` function (the transports of the package, an application's own object).
+
+use super::hooks::{js_handler, Handlers};
+use super::values::{as_function, entries, field, is_plain_object, js_string, promise_of};
+use js_sys::{Function, Object, Reflect};
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+/// A JS-shaped answer on its way: resolves with the value, rejects with the rejection value.
+pub type Reply = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
+
+/// What every request is sent with.
+#[derive(Clone, Debug)]
+pub struct RequestOptions {
+    /// Aborted when the engine gives the request up (its bound, the deadline, the call's end).
+    pub signal: web_sys::AbortSignal,
+    /// The time the request may take, as a hint (the engine enforces it itself); `None`: only the
+    /// call's deadline bounds it.
+    pub timeout_ms: Option<u64>,
+}
+
+/// A client the engine can drive: it sends JSON-RPC requests and, optionally, opens the
+/// `subscriptions/listen` stream.
+pub trait Client {
+    /// Sends `method` with `params`: resolves with the JSON-RPC `result`; rejects with a JSON-RPC error
+    /// object `{code, message, data?}` when the server answered with one, with anything else on a
+    /// transport failure.
+    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply;
+
+    /// Opens `subscriptions/listen` with `params`: resolves with an async iterable of notifications
+    /// (JS); `None` when the client cannot listen.
+    fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply>;
+
+    /// The client's own capabilities (the tasks extension is merged into them); `None`: none.
+    fn client_capabilities(&self) -> Option<JsValue> {
+        None
+    }
+
+    /// The client's default per-request timeout; `None`: none.
+    fn request_timeout(&self) -> Option<Duration> {
+        None
+    }
+
+    /// The client's input handlers (used when the options give none).
+    fn input_handlers(&self) -> Handlers {
+        Handlers::default()
+    }
+}
+
+/// A future that is the settlement of `promise`.
+pub fn settled(promise: js_sys::Promise) -> Reply {
+    Box::pin(JsFuture::from(promise))
+}
+
+/// The settlement of what calling `f` gave: its (promised) value, or what it threw.
+pub fn called(result: Result<JsValue, JsValue>) -> Reply {
+    match result {
+        Ok(v) => settled(promise_of(&v)),
+        Err(e) => settled(js_sys::Promise::reject(&e)),
+    }
+}
+
+/// A JS client object, read once: its `request` and `listen` functions, `clientCapabilities`,
+/// `requestTimeoutMs` and `inputHandlers`.
+#[derive(Clone, Debug)]
+pub struct JsClient {
+    /// The client object (`this` of its functions).
+    pub object: JsValue,
+    request: Function,
+    listen: Option<Function>,
+    capabilities: Option<JsValue>,
+    timeout: Option<Duration>,
+    handlers: JsValue,
+}
+
+impl JsClient {
+    /// Reads a duck-typed client: any object with a `request` function (and optionally `listen`).
+    /// `Err` carries the message of the `TypeError` to reject with.
+    pub fn read(object: &JsValue) -> Result<Self, &'static str> {
+        if !object.is_object() {
+            return Err("the client must be an object with a request function");
+        }
+        let request = match field(object, "request") {
+            None => return Err("the client has no request function"),
+            Some(f) => as_function(&f).ok_or("request must be a function")?,
+        };
+        let listen = match field(object, "listen") {
+            None => None,
+            Some(f) => Some(as_function(&f).ok_or("listen must be a function")?),
+        };
+        let capabilities = field(object, "clientCapabilities");
+        if let Some(c) = &capabilities {
+            if !c.is_object() {
+                return Err("client.clientCapabilities must be an object");
+            }
+            if !is_plain_object(c) || entries(c).is_none() {
+                return Err("client.clientCapabilities cannot be read");
+            }
+        }
+        let timeout = read_millis(object, "requestTimeoutMs").map_err(|_| TIMEOUT_MESSAGE)?;
+        let handlers = field(object, "inputHandlers").unwrap_or(JsValue::UNDEFINED);
+        Ok(Self { object: object.clone(), request, listen, capabilities, timeout, handlers })
+    }
+}
+
+/// The message of a bad `requestTimeoutMs` on a client.
+const TIMEOUT_MESSAGE: &str = "requestTimeoutMs must be a non-negative number of milliseconds (or Infinity)";
+
+/// A duration property that is not a non-negative number of milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotMillis;
+
+/// A duration property in milliseconds: `None` when absent, `Err` unless a non-negative number
+/// (`Infinity`: [`super::options::NO_DEADLINE`]; fractions round up).
+pub fn read_millis(o: &JsValue, key: &str) -> Result<Option<Duration>, NotMillis> {
+    match field(o, key) {
+        None => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(n) if n >= 0.0 => Ok(Some(duration_of_millis(n))),
+            _ => Err(NotMillis),
+        },
+    }
+}
+
+/// A duration of `n` milliseconds (rounded up; `Infinity` and beyond `u64` ms: no bound).
+pub fn duration_of_millis(n: f64) -> Duration {
+    if n >= 18_446_744_073_709_551_615.0 {
+        return super::options::NO_DEADLINE;
+    }
+    Duration::from_millis(n.ceil() as u64)
+}
+
+/// The input handlers of a JS handlers object (each called with the object as `this`).
+pub fn js_handlers(handlers: &JsValue) -> Handlers {
+    let get = |name: &str| field(handlers, name).and_then(|f| as_function(&f)).map(|f| js_handler(f, handlers.clone()));
+    Handlers { form: get("form"), url: get("url"), sampling: get("sampling"), roots: get("roots") }
+}
+
+/// `{signal, timeoutMs?}` as a JS object.
+fn options_object(signal: &web_sys::AbortSignal, timeout_ms: Option<u64>) -> JsValue {
+    let o = Object::new();
+    let _ = Reflect::set(&o, &js_string("signal"), signal);
+    if let Some(t) = timeout_ms {
+        let _ = Reflect::set(&o, &js_string("timeoutMs"), &JsValue::from_f64(t as f64));
+    }
+    o.into()
+}
+
+impl Client for JsClient {
+    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
+        let opts = options_object(&options.signal, options.timeout_ms);
+        called(self.request.call3(&self.object, &js_string(method), &params, &opts))
+    }
+
+    fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
+        let listen = self.listen.as_ref()?;
+        Some(called(listen.call2(&self.object, &params, &options_object(&signal, None))))
+    }
+
+    fn client_capabilities(&self) -> Option<JsValue> {
+        self.capabilities.clone()
+    }
+
+    fn request_timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    fn input_handlers(&self) -> Handlers {
+        js_handlers(&self.handlers)
+    }
+}

@@ -1,0 +1,54 @@
+//! What the module holds right now, for `liveCounts()`: calls in progress, requests in flight
+//! (best-effort cancels included), input handler calls running, open listen streams. Each is counted
+//! by a guard that lives exactly as long as the thing it counts, so a future dropped half-way (or a
+//! run that ends any way at all) leaves nothing counted.
+
+use std::cell::Cell;
+
+/// What a [`Counted`] guard counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counter {
+    /// A call in progress.
+    Runs = 0,
+    /// A request in flight.
+    Requests = 1,
+    /// An input handler (or the input function) running.
+    Asks = 2,
+    /// An open listen stream.
+    Streams = 3,
+}
+
+thread_local! {
+    static COUNTS: [Cell<u32>; 4] = const { [Cell::new(0), Cell::new(0), Cell::new(0), Cell::new(0)] };
+}
+
+/// Counts one thing for as long as it lives.
+#[derive(Debug)]
+pub struct Counted(Counter);
+
+impl Counted {
+    /// Starts counting one more of `what`.
+    pub fn new(what: Counter) -> Self {
+        COUNTS.with(|c| {
+            if let Some(n) = c.get(what as usize) {
+                n.set(n.get().saturating_add(1));
+            }
+        });
+        Self(what)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        COUNTS.with(|c| {
+            if let Some(n) = c.get(self.0 as usize) {
+                n.set(n.get().saturating_sub(1));
+            }
+        });
+    }
+}
+
+/// The current count of `what`.
+pub fn count(what: Counter) -> u32 {
+    COUNTS.with(|c| c.get(what as usize).map_or(0, Cell::get))
+}

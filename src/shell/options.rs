@@ -1,0 +1,154 @@
+//! The options of the async functions, typed. Durations are [`Duration`]s; `None` takes the
+//! documented default, and [`NO_DEADLINE`] is the one spelling of "no bound at all".
+
+use super::hooks::{Handlers, InputFn, StatusFn};
+use crate::engine::options::{
+    Bounds, InputMode, Retry, WaitOptions, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
+    DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,
+};
+use std::time::Duration;
+use wasm_bindgen::JsValue;
+
+/// "No bound at all" (JS: `Infinity`), for `timeout` and `request_timeout`.
+pub const NO_DEADLINE: Duration = Duration::MAX;
+
+/// Where answers to input requests come from.
+#[derive(Clone, Default)]
+pub enum Input {
+    /// The input handlers (the options', else the client's). The default.
+    #[default]
+    Handlers,
+    /// Never answer: give the `input_required` status back at once.
+    Return,
+    /// The application's input function.
+    Function(InputFn),
+}
+
+/// Options of `call_tool` (JS `callTool`).
+#[derive(Clone, Default)]
+pub struct CallOptions {
+    /// Bound of the whole call (default 60 s; [`NO_DEADLINE`] for none).
+    pub timeout: Option<Duration>,
+    /// Bound of each request (default: the client's; [`NO_DEADLINE`] for none).
+    pub request_timeout: Option<Duration>,
+    /// Aborting it stops everything; the call rejects with its reason.
+    pub signal: Option<web_sys::AbortSignal>,
+    /// Where MRTR answers come from.
+    pub input: Input,
+    /// Handlers to use instead of the client's.
+    pub input_handlers: Option<Handlers>,
+    /// Answers to send with the call (continuing an MRTR round by hand).
+    pub input_responses: Option<JsValue>,
+    /// The `requestState` to echo with the call.
+    pub request_state: Option<JsValue>,
+}
+
+/// Options of `await_task` (JS `awaitTask`).
+#[derive(Clone, Default)]
+pub struct AwaitOptions {
+    /// Bound of the whole wait (default 60 s; [`NO_DEADLINE`] for none).
+    pub timeout: Option<Duration>,
+    /// Bound of each request (default: the client's; [`NO_DEADLINE`] for none).
+    pub request_timeout: Option<Duration>,
+    /// Re-issues of a transiently failed read in a row (default 3).
+    pub retries: Option<u32>,
+    /// Interval when the server sends none (default 1 s).
+    pub poll_interval: Option<Duration>,
+    /// Floor under every interval (default 100 ms, or the ceiling when that is lower).
+    pub min_poll_interval: Option<Duration>,
+    /// Ceiling over every interval (default 60 s).
+    pub max_poll_interval: Option<Duration>,
+    /// With `listen`: an open stream silent this long gets one read (default 30 s).
+    pub listen_check: Option<Duration>,
+    /// Wait on `subscriptions/listen` instead of polling.
+    pub listen: bool,
+    /// With `signal`: also send a best-effort `tasks/cancel` on abort.
+    pub cancel_on_abort: bool,
+    /// Aborting it stops everything; the wait rejects with its reason.
+    pub signal: Option<web_sys::AbortSignal>,
+    /// Where input answers come from.
+    pub input: Input,
+    /// Handlers to use instead of the client's.
+    pub input_handlers: Option<Handlers>,
+    /// Called once for each new status.
+    pub on_status: Option<StatusFn>,
+    /// Keys answered before this wait (e.g. before a restart), with the answer when it was never
+    /// acknowledged: never asked; an answer given is sent once, without asking.
+    pub answered: Vec<(String, Option<JsValue>)>,
+}
+
+/// Options of `get_task`, `update_task` and `cancel_task`.
+#[derive(Clone, Default)]
+pub struct StepOptions {
+    /// Bound of the whole call (default 60 s; [`NO_DEADLINE`] for none).
+    pub timeout: Option<Duration>,
+    /// Bound of each request (default: the client's; [`NO_DEADLINE`] for none).
+    pub request_timeout: Option<Duration>,
+    /// Re-issues of a transiently failed `tasks/get` or `tasks/cancel` in a row (default 3).
+    pub retries: Option<u32>,
+    /// Aborting it stops everything; the call rejects with its reason.
+    pub signal: Option<web_sys::AbortSignal>,
+}
+
+/// Whole milliseconds of a duration (rounded up), `None` for [`NO_DEADLINE`].
+pub fn millis(d: Duration) -> Option<u64> {
+    if d == NO_DEADLINE {
+        return None;
+    }
+    let ms = d.as_nanos().div_ceil(1_000_000);
+    Some(u64::try_from(ms).unwrap_or(u64::MAX))
+}
+
+/// A bounded duration in milliseconds, `default` when not given (or unbounded).
+fn millis_or(d: Option<Duration>, default: u64) -> u64 {
+    d.and_then(millis).unwrap_or(default)
+}
+
+/// The engine's time bounds: the call's timeout, and each request's (`client` is the client's own).
+pub fn bounds(timeout: Option<Duration>, request_timeout: Option<Duration>, client: Option<Duration>) -> Bounds {
+    Bounds {
+        timeout_ms: timeout.map_or(Some(DEFAULT_TIMEOUT_MS), millis),
+        request_timeout_ms: request_timeout.or(client).and_then(millis),
+    }
+}
+
+/// The engine's input mode for `input` with these handlers.
+pub fn input_mode(input: &Input, handlers: &Handlers) -> InputMode {
+    match input {
+        Input::Handlers => InputMode::Handlers(handlers.set()),
+        Input::Return => InputMode::Return,
+        Input::Function(_) => InputMode::Function,
+    }
+}
+
+/// The re-issue rule, with a fresh random jitter seed.
+pub fn retry(retries: Option<u32>) -> Retry {
+    Retry {
+        retries: retries.unwrap_or(DEFAULT_RETRIES),
+        seed: (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64,
+    }
+}
+
+impl AwaitOptions {
+    /// The engine's wait options (`client_timeout`: the client's request timeout). `Err` when the
+    /// floor is above the ceiling.
+    pub fn engine(&self, handlers: &Handlers, client_timeout: Option<Duration>) -> Result<WaitOptions, &'static str> {
+        let max_poll = millis_or(self.max_poll_interval, DEFAULT_MAX_POLL_INTERVAL_MS);
+        let opts = WaitOptions {
+            bounds: bounds(self.timeout, self.request_timeout, client_timeout),
+            poll_interval_ms: millis_or(self.poll_interval, DEFAULT_POLL_INTERVAL_MS),
+            // The floor's default never exceeds a ceiling set lower.
+            min_poll_interval_ms: millis_or(self.min_poll_interval, DEFAULT_MIN_POLL_INTERVAL_MS.min(max_poll)),
+            max_poll_interval_ms: max_poll,
+            retry: retry(self.retries),
+            listen_check_ms: millis_or(self.listen_check, DEFAULT_LISTEN_CHECK_MS),
+            cancel_on_abort: self.cancel_on_abort,
+            input: input_mode(&self.input, handlers),
+            listen: self.listen,
+        };
+        if opts.min_poll_interval_ms > opts.max_poll_interval_ms {
+            return Err("minPollIntervalMs must not exceed maxPollIntervalMs");
+        }
+        Ok(opts)
+    }
+}

@@ -1,0 +1,466 @@
+//! The driver: runs one engine machine to its end as a Rust future. It sends the machine's requests
+//! through the client, calls the application's handlers and `onStatus`, reads the listen stream,
+//! sleeps on the module's timer, hears the caller's abort signals, and returns the outcome (or the
+//! rejection). It makes no protocol decision.
+//!
+//! Every event reaches the machine through [`Run::next_event`]: the run's inbox (events pushed by
+//! listeners and by the driver itself), then the requests and handler calls in flight, the stream and
+//! the timer. Application code runs only inside [`Run::perform`] and the reads a machine makes; no
+//! borrow of shared state is held meanwhile, so it may call back into the library at any moment.
+//!
+//! Dropping the future (a Rust caller that stops awaiting) ends the run on the spot: every request and
+//! handler call in flight is aborted, the stream closed, the signals unwatched — nothing more is sent.
+
+use super::client::{Client, Reply, RequestOptions};
+use super::clock::now;
+use super::hooks::{AskContext, Hooks};
+use super::live::{Counted, Counter};
+use super::signals::{is_aborted, reason_of, subscribe, Subscription};
+use super::timer::{sleep_until, Sleep};
+use super::values::{as_function, field, js_string, promise_of};
+use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Outcome, ReqId, StreamEvent};
+use crate::proto::request::Call;
+use crate::proto::rpc::{read_rejection, Reply as RpcReply};
+use js_sys::{Reflect, Symbol};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::spawn_local;
+
+/// Events pushed to a run from outside its poll (abort listeners), and by the driver itself.
+#[derive(Default)]
+pub struct Inbox {
+    events: RefCell<VecDeque<Event<JsValue>>>,
+    waker: RefCell<Option<Waker>>,
+}
+
+impl Inbox {
+    /// Queues `event` and wakes the run.
+    pub fn push(&self, event: Event<JsValue>) {
+        self.events.borrow_mut().push_back(event);
+        let waker = self.waker.borrow_mut().take();
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+
+    fn pop(&self) -> Option<Event<JsValue>> {
+        let mut events = self.events.borrow_mut();
+        let e = events.pop_front();
+        if events.is_empty() && events.capacity() > 0 {
+            *events = VecDeque::new(); // an idle run keeps no buffers (memory per wait)
+        }
+        e
+    }
+}
+
+/// What a run is made of.
+pub struct Spec {
+    /// The machine.
+    pub machine: Box<dyn Machine<JsValue>>,
+    /// The client its requests go through.
+    pub client: Rc<dyn Client>,
+    /// What its requests declare (`_meta["io.modelcontextprotocol/clientCapabilities"]`).
+    pub capabilities: JsValue,
+    /// The callbacks of its first part.
+    pub hooks: Hooks,
+    /// The callbacks of its second part (`callAndAwait`'s wait), taken at `Action::NextPart`.
+    pub next_hooks: Option<Hooks>,
+    /// The caller's signals, with the part each governs.
+    pub signals: Vec<(JsValue, AbortScope)>,
+}
+
+/// A request or handler call in flight.
+struct InFlight {
+    what: Waiting,
+    controller: Option<web_sys::AbortController>,
+    reply: Reply,
+    _counted: Counted,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Waiting {
+    Request(ReqId),
+    Ask(AskId),
+}
+
+/// The listen stream.
+struct Stream {
+    controller: Option<web_sys::AbortController>,
+    /// The iterator, once `listen` gave it.
+    iterator: Option<JsValue>,
+    /// What the stream waits for: `listen`'s answer, then each `next()`.
+    pending: Option<Reply>,
+    _counted: Counted,
+}
+
+/// A run in progress.
+struct Run {
+    machine: Box<dyn Machine<JsValue>>,
+    client: Rc<dyn Client>,
+    capabilities: JsValue,
+    hooks: Hooks,
+    next_hooks: Option<Hooks>,
+    inbox: Rc<Inbox>,
+    in_flight: Vec<InFlight>,
+    stream: Option<Stream>,
+    sleep: Option<Sleep>,
+    /// What `onStatus` threw: the call rejects with it, whatever the outcome.
+    thrown: Option<JsValue>,
+    finished: Option<Result<Outcome<JsValue>, JsValue>>,
+    _subscriptions: Vec<Subscription>,
+    _counted: Counted,
+}
+
+/// Runs `spec` to its end: the machine's outcome, or the value the call rejects with (the caller's
+/// abort reason, or what an application callback threw). A signal already aborted (but the wait's own
+/// part's) rejects at once, before anything is sent. One boxed future for every kind of call: the
+/// callers' futures stay small (one copy of the driver's state machine in the module).
+pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>, JsValue>>>> {
+    Box::pin(drive_inner(spec))
+}
+
+async fn drive_inner(spec: Spec) -> Result<Outcome<JsValue>, JsValue> {
+    if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| *scope != AbortScope::Wait && is_aborted(s)) {
+        return Err(reason_of(signal));
+    }
+    let inbox = Rc::new(Inbox::default());
+    let subscriptions = spec.signals.iter().filter_map(|(s, scope)| subscribe(s, &inbox, *scope)).collect();
+    let mut run = Run {
+        machine: spec.machine,
+        client: spec.client,
+        capabilities: spec.capabilities,
+        hooks: spec.hooks,
+        next_hooks: spec.next_hooks,
+        inbox,
+        in_flight: Vec::new(),
+        stream: None,
+        sleep: None,
+        thrown: None,
+        finished: None,
+        _subscriptions: subscriptions,
+        _counted: Counted::new(Counter::Runs),
+    };
+    run.perform_all();
+    for (signal, scope) in &spec.signals {
+        if run.finished.is_none() && is_aborted(signal) {
+            run.inbox.push(Event::Abort { reason: reason_of(signal), scope: *scope });
+        }
+    }
+    loop {
+        if let Some(end) = run.finished.take() {
+            return end;
+        }
+        run.arm();
+        let event = poll_fn(|cx| run.next_event(cx)).await;
+        run.machine.handle(now(), event);
+        run.perform_all();
+    }
+}
+
+impl Run {
+    /// Carries out every action the machine decided, in order.
+    fn perform_all(&mut self) {
+        while self.finished.is_none() {
+            match self.machine.next_action() {
+                Some(action) => self.perform(action),
+                None => break,
+            }
+        }
+    }
+
+    /// Sleeps until the machine's next wake time (a new sleep only when that time changed).
+    fn arm(&mut self) {
+        let at = self.machine.wake_at();
+        if self.sleep.as_ref().map(Sleep::at) != at {
+            self.sleep = at.map(sleep_until);
+        }
+    }
+
+    fn perform(&mut self, action: Action<JsValue>) {
+        match action {
+            Action::Send { req, call, timeout_ms } => {
+                let controller = web_sys::AbortController::new().ok();
+                let reply = self.send(&call, timeout_ms, controller.as_ref());
+                self.track(Waiting::Request(req), controller, reply, Counter::Requests);
+            }
+            Action::SendDetached { call, timeout_ms } => self.send_detached(&call, timeout_ms),
+            Action::Abort { req } => self.stop(Waiting::Request(req)),
+            Action::StopAsk { ask } => self.stop(Waiting::Ask(ask)),
+            Action::Status(status) => {
+                if let Some(f) = self.hooks.on_status.clone() {
+                    if let Err(e) = f(&status) {
+                        self.thrown.get_or_insert_with(|| e.clone());
+                        self.inbox.push(Event::Throw { error: e });
+                    }
+                }
+            }
+            Action::Ask { ask, kind, key, params, status } => match self.hooks.handlers.get(kind).cloned() {
+                // The handler is gone (another part's hooks): an invalid answer.
+                None => self.inbox.push(Event::Answer { ask, value: JsValue::UNDEFINED }),
+                Some(f) => {
+                    let controller = web_sys::AbortController::new().ok();
+                    let cx = AskContext { key: Some(key), status, signal: signal_of(controller.as_ref()) };
+                    let reply = f(params, cx);
+                    self.track(Waiting::Ask(ask), controller, reply, Counter::Asks);
+                }
+            },
+            Action::AskAll { ask, status } => match self.hooks.input_fn.clone() {
+                None => self.inbox.push(Event::Answer { ask, value: JsValue::UNDEFINED }),
+                Some(f) => {
+                    let controller = web_sys::AbortController::new().ok();
+                    let cx = AskContext { key: None, status: status.clone(), signal: signal_of(controller.as_ref()) };
+                    let reply = f(status, cx);
+                    self.track(Waiting::Ask(ask), controller, reply, Counter::Asks);
+                }
+            },
+            Action::OpenStream { call } => self.open_stream(&call),
+            Action::CloseStream => {
+                if let Some(s) = self.stream.take() {
+                    close_stream(s);
+                }
+            }
+            Action::NextPart => {
+                if let Some(h) = self.next_hooks.take() {
+                    self.hooks = h;
+                }
+            }
+            Action::Finish(Finish::Resolve(o)) => {
+                self.finished = Some(match self.thrown.take() {
+                    Some(e) => Err(e),
+                    None => Ok(o),
+                });
+            }
+            Action::Finish(Finish::Reject(v)) => self.finished = Some(Err(v)),
+        }
+    }
+
+    /// Sends `call` through the client, with its own abort signal.
+    fn send(
+        &self,
+        call: &Call<JsValue>,
+        timeout_ms: Option<u64>,
+        controller: Option<&web_sys::AbortController>,
+    ) -> Reply {
+        let options = RequestOptions { signal: signal_of(controller), timeout_ms };
+        self.client.request(call.method(), call.params(&self.capabilities), options)
+    }
+
+    fn track(&mut self, what: Waiting, controller: Option<web_sys::AbortController>, reply: Reply, counter: Counter) {
+        self.in_flight.push(InFlight { what, controller, reply, _counted: Counted::new(counter) });
+    }
+
+    /// Gives up a request or a handler call: its signal aborts, its late answer is never heard.
+    fn stop(&mut self, what: Waiting) {
+        if let Some(at) = self.in_flight.iter().position(|f| f.what == what) {
+            let f = self.in_flight.remove(at);
+            abort(f.controller.as_ref());
+        }
+    }
+
+    /// A best-effort request nobody awaits (a `tasks/cancel` on abort), aborted after `timeout_ms`.
+    fn send_detached(&self, call: &Call<JsValue>, timeout_ms: u64) {
+        let controller = web_sys::AbortController::new().ok();
+        let mut reply = self.send(call, Some(timeout_ms), controller.as_ref());
+        let counted = Counted::new(Counter::Requests);
+        let mut bound = sleep_until(now().saturating_add(timeout_ms));
+        spawn_local(async move {
+            let timed_out = poll_fn(|cx| {
+                if reply.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(false);
+                }
+                Pin::new(&mut bound).poll(cx).map(|()| true)
+            })
+            .await;
+            if timed_out {
+                abort(controller.as_ref());
+            }
+            drop(counted);
+        });
+    }
+
+    fn open_stream(&mut self, call: &Call<JsValue>) {
+        let controller = web_sys::AbortController::new().ok();
+        match self.client.listen(call.params(&self.capabilities), signal_of(controller.as_ref())) {
+            None => self.inbox.push(Event::Stream(StreamEvent::Unsupported)),
+            Some(opening) => {
+                self.stream = Some(Stream {
+                    controller,
+                    iterator: None,
+                    pending: Some(opening),
+                    _counted: Counted::new(Counter::Streams),
+                })
+            }
+        }
+    }
+
+    /// The next event for the machine: the inbox first, then whatever settled, then the timer.
+    fn next_event(&mut self, cx: &mut Context<'_>) -> Poll<Event<JsValue>> {
+        if let Some(e) = self.inbox.pop() {
+            return Poll::Ready(e);
+        }
+        *self.inbox.waker.borrow_mut() = Some(cx.waker().clone());
+        for i in 0..self.in_flight.len() {
+            let Some(f) = self.in_flight.get_mut(i) else { break };
+            if let Poll::Ready(settled) = f.reply.as_mut().poll(cx) {
+                let f = self.in_flight.remove(i);
+                return Poll::Ready(match (f.what, settled) {
+                    (Waiting::Request(req), Ok(v)) => Event::Reply { req, reply: RpcReply::Result(v) },
+                    (Waiting::Request(req), Err(e)) => Event::Reply { req, reply: read_rejection(e) },
+                    (Waiting::Ask(ask), Ok(value)) => Event::Answer { ask, value },
+                    (Waiting::Ask(_), Err(error)) => Event::Throw { error },
+                });
+            }
+        }
+        if let Some(e) = self.poll_stream(cx) {
+            return Poll::Ready(e);
+        }
+        if let Some(sleep) = &mut self.sleep {
+            if Pin::new(sleep).poll(cx).is_ready() {
+                self.sleep = None;
+                return Poll::Ready(Event::Tick);
+            }
+        }
+        Poll::Pending
+    }
+
+    /// Moves the stream on: `listen`'s answer gives the iterator, each `next()` a message or the end.
+    fn poll_stream(&mut self, cx: &mut Context<'_>) -> Option<Event<JsValue>> {
+        let stream = self.stream.as_mut()?;
+        let settled = match stream.pending.as_mut()?.as_mut().poll(cx) {
+            Poll::Ready(v) => v,
+            Poll::Pending => return None,
+        };
+        stream.pending = None;
+        let step = match settled {
+            Err(e) => return Some(self.stream_failed(e)),
+            Ok(v) => v,
+        };
+        let Some(iterator) = stream.iterator.clone() else {
+            // `listen` answered: its async iterator, or the source itself when it is one.
+            return match iterator_of(&step) {
+                Ok(it) => {
+                    stream.iterator = Some(it.clone());
+                    stream.pending = Some(next_of(&it));
+                    // Poll the first `next()` at once: it may have settled already.
+                    self.poll_stream(cx)
+                }
+                Err(e) => Some(self.stream_failed(e)),
+            };
+        };
+        if !step.is_object() {
+            let e = js_sys::TypeError::new("the listen iterator gave a step that is not an object");
+            return Some(self.stream_failed(e.into()));
+        }
+        let done = match Reflect::get(&step, &js_string("done")) {
+            Ok(d) => d.is_truthy(),
+            Err(e) => return Some(self.stream_failed(e)),
+        };
+        if done {
+            // Ended: nothing more comes (the stream stays counted until the machine closes it).
+            return Some(Event::Stream(StreamEvent::End));
+        }
+        let value = match Reflect::get(&step, &js_string("value")) {
+            Ok(v) => v,
+            Err(e) => return Some(self.stream_failed(e)),
+        };
+        stream.pending = Some(next_of(&iterator));
+        Some(Event::Stream(StreamEvent::Message(value)))
+    }
+
+    fn stream_failed(&mut self, e: JsValue) -> Event<JsValue> {
+        if let Some(s) = &mut self.stream {
+            s.pending = None;
+        }
+        Event::Stream(StreamEvent::Failed(e))
+    }
+}
+
+impl Drop for Run {
+    /// The run ended, or its future was dropped: everything in flight is given up, none awaited.
+    fn drop(&mut self) {
+        for f in self.in_flight.drain(..) {
+            abort(f.controller.as_ref());
+        }
+        if let Some(s) = self.stream.take() {
+            close_stream(s);
+        }
+    }
+}
+
+/// The signal of `controller` (a fresh, never-aborted one in the unlikely case there is no controller).
+fn signal_of(controller: Option<&web_sys::AbortController>) -> web_sys::AbortSignal {
+    match controller {
+        Some(c) => c.signal(),
+        None => JsValue::UNDEFINED.unchecked_into(),
+    }
+}
+
+/// Aborts a controller (its signal's listeners are application code: what they throw stays with them).
+fn abort(controller: Option<&web_sys::AbortController>) {
+    if let Some(c) = controller {
+        c.abort();
+    }
+}
+
+/// The async iterator of what `listen` gave: `source[Symbol.asyncIterator]()`, or `source` itself when
+/// it has a `next` function.
+fn iterator_of(source: &JsValue) -> Result<JsValue, JsValue> {
+    let make = if source.is_object() {
+        Reflect::get(source, &Symbol::async_iterator()).unwrap_or_default()
+    } else {
+        JsValue::UNDEFINED
+    };
+    let it = match as_function(&make) {
+        Some(f) => f.call0(source)?,
+        None => source.clone(),
+    };
+    if field(&it, "next").and_then(|n| as_function(&n)).is_some() {
+        Ok(it)
+    } else {
+        Err(js_sys::TypeError::new("listen() did not give an async iterable").into())
+    }
+}
+
+/// The settlement of `it.next()`.
+fn next_of(it: &JsValue) -> Reply {
+    let result = match field(it, "next").and_then(|n| as_function(&n)) {
+        Some(next) => next.call0(it),
+        None => Err(js_sys::TypeError::new("the listen iterator has no next function").into()),
+    };
+    super::client::called(result)
+}
+
+/// Closes a stream without waiting for it: aborts its signal and asks its iterator to return (what
+/// that throws or rejects with is dropped). A stream still opening is returned once `listen` answers.
+fn close_stream(mut s: Stream) {
+    abort(s.controller.as_ref());
+    match (s.iterator.take(), s.pending.take()) {
+        (Some(it), _) => quiet_return(&it),
+        (None, Some(opening)) => spawn_local(async move {
+            if let Ok(source) = opening.await {
+                if let Ok(it) = iterator_of(&source) {
+                    quiet_return(&it);
+                }
+            }
+        }),
+        (None, None) => {}
+    }
+}
+
+/// `it.return?.()`, ignoring what it throws or rejects with (never awaited).
+fn quiet_return(it: &JsValue) {
+    if let Some(f) = field(it, "return").and_then(|r| as_function(&r)) {
+        if let Ok(r) = f.call0(it) {
+            if r.is_object() && field(&r, "then").is_some_and(|t| t.is_function()) {
+                // Attaching handlers marks a rejection as handled; the settlement itself is dropped.
+                drop(wasm_bindgen_futures::JsFuture::from(promise_of(&r)));
+            }
+        }
+    }
+}

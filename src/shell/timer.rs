@@ -1,0 +1,163 @@
+//! The module's one timer: every wait, request bound and backoff sleeps on it. A binary heap of wake
+//! times under one gloo-timers [`Timeout`], armed for the earliest sleeper still alive; an idle module
+//! arms none (so a Node process can exit). A [`Sleep`] dropped before its time is forgotten when it
+//! reaches the top of the heap.
+//!
+//! Delays longer than `setTimeout` takes (about 24.8 days) are armed in steps: the timer fires early,
+//! finds nothing due, and re-arms.
+
+use super::clock::now;
+use crate::engine::Millis;
+use gloo_timers::callback::Timeout;
+use std::cell::{Cell, RefCell};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::{Rc, Weak};
+use std::task::{Context, Poll, Waker};
+
+/// The longest delay `setTimeout` takes.
+const MAX_TIMER_MS: u64 = 2_147_483_647;
+
+/// One sleeper: its wake time and the waker of the task that awaits it.
+struct Alarm {
+    at: Millis,
+    fired: Cell<bool>,
+    waker: RefCell<Option<Waker>>,
+}
+
+/// A heap entry: the wake time, a sequence number (ties in arrival order) and the sleeper.
+struct Entry(Millis, u64, Weak<Alarm>);
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        (self.0, self.1) == (other.0, other.1)
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.0, self.1).cmp(&(other.0, other.1))
+    }
+}
+
+#[derive(Default)]
+struct Scheduler {
+    heap: BinaryHeap<Reverse<Entry>>,
+    next_seq: u64,
+    /// The armed timer and the time it was armed for.
+    armed: Option<(Millis, Timeout)>,
+}
+
+thread_local! {
+    static SCHEDULER: RefCell<Scheduler> = RefCell::new(Scheduler::default());
+}
+
+/// A future that is ready at `at` on the module's clock (see [`sleep_until`]).
+pub struct Sleep {
+    alarm: Option<Rc<Alarm>>,
+    at: Millis,
+}
+
+/// Sleeps until `at` (milliseconds on [`now`]'s clock) on the module's one timer.
+pub fn sleep_until(at: Millis) -> Sleep {
+    let alarm = Rc::new(Alarm { at, fired: Cell::new(false), waker: RefCell::new(None) });
+    SCHEDULER.with(|s| {
+        let mut s = s.borrow_mut();
+        s.next_seq += 1;
+        let seq = s.next_seq;
+        s.heap.push(Reverse(Entry(at, seq, Rc::downgrade(&alarm))));
+    });
+    arm();
+    Sleep { alarm: Some(alarm), at }
+}
+
+impl Sleep {
+    /// The time this sleep ends.
+    pub fn at(&self) -> Millis {
+        self.at
+    }
+}
+
+impl Future for Sleep {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let Some(alarm) = &self.alarm else { return Poll::Ready(()) };
+        if alarm.fired.get() || now() >= alarm.at {
+            return Poll::Ready(());
+        }
+        *alarm.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+impl Drop for Sleep {
+    fn drop(&mut self) {
+        // Its heap entry is dead once the alarm is gone; when the timer was armed for it, re-arm for the
+        // next live sleeper (or disarm).
+        drop(self.alarm.take());
+        let armed_for_it = SCHEDULER.with(|s| s.borrow().armed.as_ref().is_some_and(|(at, _)| *at == self.at));
+        if armed_for_it {
+            arm();
+        }
+    }
+}
+
+/// Arms the timer for the earliest live sleeper, or disarms it when there is none.
+fn arm() {
+    SCHEDULER.with(|cell| {
+        let mut s = cell.borrow_mut();
+        while s.heap.peek().is_some_and(|Reverse(e)| e.2.strong_count() == 0) {
+            s.heap.pop();
+        }
+        let earliest = s.heap.peek().map(|Reverse(e)| e.0);
+        if s.armed.as_ref().map(|(at, _)| *at) == earliest {
+            return;
+        }
+        // Dropping the old Timeout clears it.
+        let old = s.armed.take();
+        if let Some(at) = earliest {
+            let delay = at.saturating_sub(now()).min(MAX_TIMER_MS) as u32;
+            s.armed = Some((at, Timeout::new(delay, fire)));
+        }
+        drop(s);
+        drop(old);
+    });
+}
+
+/// The timer fired: wakes every due sleeper, then re-arms.
+fn fire() {
+    let t = now();
+    let mut due = Vec::new();
+    let spent = SCHEDULER.with(|cell| {
+        let mut s = cell.borrow_mut();
+        while s.heap.peek().is_some_and(|Reverse(e)| e.0 <= t) {
+            if let Some(Reverse(e)) = s.heap.pop() {
+                due.push(e.2);
+            }
+        }
+        // The Timeout that called us is spent (dropping it clears nothing; wasm-bindgen frees its
+        // closure once this call returns).
+        s.armed.take()
+    });
+    drop(spent);
+    for alarm in due.iter().filter_map(Weak::upgrade) {
+        alarm.fired.set(true);
+        if let Some(w) = alarm.waker.borrow_mut().take() {
+            w.wake();
+        }
+    }
+    arm();
+}
+
+/// `1` while the timer is armed, else `0` (for `liveCounts()`).
+pub fn armed_count() -> u32 {
+    SCHEDULER.with(|s| u32::from(s.borrow().armed.is_some()))
+}

@@ -1,0 +1,251 @@
+//! Reading and building JS values without ever letting a JS exception into the module.
+//!
+//! Every read of an application value goes through a catching binding: js-sys's catching functions
+//! (`Reflect.get`, `Reflect.getPrototypeOf`) and a few catching declarations of our own where js-sys
+//! declares the function without `catch` (`Array.isArray`, `Object.keys` and `Array.from` throw on a
+//! revoked Proxy or a throwing trap). A throwing getter, Proxy trap or revoked Proxy reads as absent /
+//! unreadable and ends only its own call, as a documented outcome. Builds make plain objects and arrays.
+//! Nothing is copied or serialized: a tool result stays the object the client produced.
+
+use crate::json::{Json, Kind};
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Array.isArray(v)`, catching (a revoked Proxy throws).
+    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+    fn is_array(v: &JsValue) -> Result<bool, JsValue>;
+    /// `Object.keys(v)`, catching (a Proxy's `ownKeys` trap may throw).
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(v: &JsValue) -> Result<Array, JsValue>;
+    /// `Array.from(v)`, catching (a Proxy over an array may throw on any read).
+    #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
+    fn array_from(v: &JsValue) -> Result<Array, JsValue>;
+    /// `Promise.resolve(v)`, catching (a promise whose `constructor` getter throws).
+    #[wasm_bindgen(js_namespace = Promise, js_name = resolve, catch)]
+    fn promise_resolve(v: &JsValue) -> Result<Promise, JsValue>;
+    /// The global `DOMException`, when there is one.
+    #[wasm_bindgen(thread_local_v2, js_name = DOMException)]
+    static DOM_EXCEPTION: Option<Function>;
+}
+
+/// `v[key]` of an object (not null, not a function), else `undefined` — also when the read throws.
+pub fn read_key(v: &JsValue, key: &JsValue) -> JsValue {
+    if !v.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(v, key).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `v[key]` by name (see [`read_key`]); `None` when absent or unreadable.
+pub fn field(v: &JsValue, key: &str) -> Option<JsValue> {
+    Some(read_key(v, &js_string(key))).filter(|x| !x.is_undefined())
+}
+
+/// A function value, when `v` is one.
+pub fn as_function(v: &JsValue) -> Option<Function> {
+    v.is_function().then(|| v.clone().unchecked_into())
+}
+
+/// `true` for an object that is not an array (a revoked Proxy is none).
+pub fn is_plain_object(v: &JsValue) -> bool {
+    v.is_object() && is_array(v) == Ok(false)
+}
+
+/// A promise for `v`: `v` itself when it is a promise, a promise of it otherwise, a rejected one when
+/// even that fails (so application code that returns a hostile value still ends in a settlement).
+pub fn promise_of(v: &JsValue) -> Promise {
+    promise_resolve(v).unwrap_or_else(|e| Promise::reject(&e))
+}
+
+/// The own enumerable `(key, value)` pairs of a plain object, values read with [`read_key`] and
+/// `undefined` ones left out; `None` for anything else and when its keys cannot be read.
+pub fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
+    if !is_plain_object(v) {
+        return None;
+    }
+    let keys = object_keys(v).ok()?;
+    let mut out = Vec::with_capacity(keys.length() as usize);
+    for key in keys.iter() {
+        let value = read_key(v, &key);
+        if !value.is_undefined() {
+            out.push((key.as_string().unwrap_or_default(), value));
+        }
+    }
+    Some(out)
+}
+
+/// `true` for a `DOMException` (never a JSON-RPC error, though it has a numeric `code`): its
+/// prototype chain is walked with catching reads.
+pub fn is_dom_exception(v: &JsValue) -> bool {
+    let Some(proto) = DOM_EXCEPTION.with(|c| c.as_ref().map(|f| read_key(f, &js_string("prototype")))) else {
+        return false;
+    };
+    let mut at = v.clone();
+    for _ in 0..64 {
+        if !at.is_object() {
+            return false;
+        }
+        match Reflect::get_prototype_of(&at) {
+            Ok(p) if JsValue::from(p.clone()) == proto => return true,
+            Ok(p) => at = p.into(),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// `true` for an absolute http(s) URL with a host and no credentials, by the WHATWG URL parser.
+pub fn is_safe_web_url(s: &str) -> bool {
+    match web_sys::Url::new(s) {
+        Ok(u) => {
+            let scheme = u.protocol();
+            (scheme == "https:" || scheme == "http:")
+                && !u.hostname().is_empty()
+                && u.username().is_empty()
+                && u.password().is_empty()
+        }
+        Err(_) => false,
+    }
+}
+
+/// Freezes a value the module built, deeply (it is then safe to share between calls).
+pub fn deep_freeze(v: &JsValue) {
+    if let Some(fields) = entries(v) {
+        Object::freeze(v.unchecked_ref::<Object>());
+        for (_, x) in fields {
+            deep_freeze(&x);
+        }
+    }
+}
+
+/// How many JS strings [`js_string`] keeps (a power of two).
+const CACHED: usize = 256;
+
+/// One slot of the cache: a text and its JS string.
+type Slot = Option<(Box<str>, JsValue)>;
+
+thread_local! {
+    /// Recently made JS strings by the hash of their text: property names, methods, task ids and
+    /// statuses repeat on every poll, and making a JS string from Rust text (a UTF-8 decode) is one of
+    /// the dearest steps of a poll.
+    static STRINGS: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The JS string of `s`, from the cache when it was made recently (a direct-mapped table by a hash of
+/// its length and last bytes; a miss makes it and takes the slot).
+pub fn js_string(s: &str) -> JsValue {
+    // The length and the last 8 bytes pick the slot (keys and ids differ there); the text decides a hit.
+    let b = s.as_bytes();
+    let tail = b.get(b.len().saturating_sub(8)..).unwrap_or_default();
+    let hash = tail.iter().fold(b.len() as u32, |h, &c| (h ^ u32::from(c)).wrapping_mul(0x0100_0193));
+    let slot = hash as usize & (CACHED - 1);
+    STRINGS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.is_empty() {
+            cache.resize_with(CACHED, || None);
+        }
+        match cache.get_mut(slot) {
+            Some(Some((text, value))) if **text == *s => value.clone(),
+            Some(entry) => {
+                let value = JsValue::from_str(s);
+                *entry = Some((s.into(), value.clone()));
+                value
+            }
+            None => JsValue::from_str(s),
+        }
+    })
+}
+
+impl Json for JsValue {
+    fn kind(&self) -> Kind {
+        if self.is_null() {
+            Kind::Null
+        } else if self.as_bool().is_some() {
+            Kind::Bool
+        } else if self.as_f64().is_some() {
+            Kind::Number
+        } else if self.is_string() {
+            Kind::String
+        } else if !self.is_object() {
+            Kind::Other
+        } else {
+            match is_array(self) {
+                Ok(true) => Kind::Array,
+                Ok(false) => Kind::Object,
+                Err(_) => Kind::Other,
+            }
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<Self> {
+        field(self, key)
+    }
+
+    fn as_str(&self) -> Option<String> {
+        self.as_string()
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        JsValue::as_f64(self)
+    }
+
+    fn as_bool(&self) -> Option<bool> {
+        JsValue::as_bool(self)
+    }
+
+    fn entries(&self) -> Option<Vec<(String, Self)>> {
+        entries(self)
+    }
+
+    fn items(&self) -> Option<Vec<Self>> {
+        if is_array(self) != Ok(true) {
+            return None;
+        }
+        array_from(self).ok().map(|a| a.iter().collect())
+    }
+
+    fn is_exception(&self) -> bool {
+        is_dom_exception(self)
+    }
+
+    fn is_safe_web_url(url: &str) -> bool {
+        is_safe_web_url(url)
+    }
+
+    fn null() -> Self {
+        JsValue::NULL
+    }
+
+    fn string(s: &str) -> Self {
+        js_string(s)
+    }
+
+    fn number(n: f64) -> Self {
+        JsValue::from_f64(n)
+    }
+
+    fn boolean(b: bool) -> Self {
+        JsValue::from_bool(b)
+    }
+
+    fn object(fields: Vec<(&str, Self)>) -> Self {
+        let o = Object::new();
+        for (k, v) in fields {
+            // Setting a fresh plain object's own data property cannot fail.
+            let _ = Reflect::set(&o, &js_string(k), &v);
+        }
+        o.into()
+    }
+
+    fn array(items: Vec<Self>) -> Self {
+        let a = Array::new();
+        for item in &items {
+            a.push(item);
+        }
+        a.into()
+    }
+}
