@@ -1,5 +1,6 @@
 // `npm test`: installs what is missing (scripts/setup.sh), builds the package, then runs every test:
-// native engine tests (scenarios and property tests) and a 60 s fuzz run, lints, the test server's own tests, the Node tests of the built package, the
+// native engine tests (scenarios and property tests), the async shell's wasm-bindgen tests (Node and
+// headless Chromium) and a 60 s fuzz run, lints, the test server's own tests, the Node tests of the built package, the
 // type check, headless Chromium, the fault matrix (Node and Chromium), and the interop matrix against
 // the real servers. Prints a summary.
 import { spawnSync } from "node:child_process";
@@ -15,10 +16,11 @@ const steps = [
   ["build", "node", ["scripts/build.mjs"]],
   ["size budget", "node", ["scripts/size.mjs", "--check"]],
   ["rust tests", "cargo", ["test", "--quiet"]],
+  ["rust wasm", "node", ["tests/wasm/run.mjs"]],
   ["fuzz 60 s", "bash", ["tests/fuzz/short.sh", "60"]],
   ["rust fmt", "cargo", ["fmt", "--check"]],
   ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
-  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
+  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--test", "wasm_driver", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
   ["test server", "node", ["--test", ...nodeTests("tests/server")]],
   ["node", "node", ["--test", ...nodeTests("tests/node")]],
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],

@@ -103,3 +103,33 @@ test("an abort inside the client's request (re-entering the run being fed) ends 
   assert.equal(calls, 1);
   assert.deepEqual(liveCounts(), zero);
 });
+
+test("waits that share one AbortSignal share one abort listener, removed when the last ends; no MaxListeners warning", async () => {
+  const { getEventListeners } = await import("node:events");
+  const warnings = [];
+  const onWarning = (w) => warnings.push(w.name);
+  process.on("warning", onWarning);
+  const ac = new AbortController();
+  let release;
+  const gate = new Promise((r) => (release = r));
+  const client = { request: async (method, params) => (await gate, status(params.taskId, "completed", { result: { content: [] } })) };
+  const waits = Array.from({ length: 50 }, (_, i) => awaitTask(client, `t${i}`, { signal: ac.signal, retries: 0 }));
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(getEventListeners(ac.signal, "abort").length, 1, "one listener for 50 waits");
+  release();
+  const outs = await Promise.all(waits);
+  assert.ok(outs.every((o) => o.tag === "ok"));
+  assert.equal(getEventListeners(ac.signal, "abort").length, 0, "removed when the last wait ended");
+  // Shared, the abort still reaches every wait that uses the signal, with its reason.
+  const more = Array.from({ length: 20 }, (_, i) => awaitTask({ request: () => new Promise(() => {}) }, `u${i}`, { signal: ac.signal }));
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(getEventListeners(ac.signal, "abort").length, 1);
+  ac.abort(new Error("all of them"));
+  const reasons = await Promise.allSettled(more);
+  assert.ok(reasons.every((r) => r.status === "rejected" && r.reason.message === "all of them"));
+  assert.equal(getEventListeners(ac.signal, "abort").length, 0);
+  await new Promise((r) => setImmediate(r));
+  process.off("warning", onWarning);
+  assert.deepEqual(warnings.filter((n) => n === "MaxListenersExceededWarning"), []);
+  assert.deepEqual(liveCounts(), zero);
+});

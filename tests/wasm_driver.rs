@@ -1,0 +1,243 @@
+//! The async Rust shell, driven from Rust with wasm-bindgen-test, in Node and in headless Chromium
+//! (`npm test` runs this file twice: `WASM_BINDGEN_USE_BROWSER=1` for the browser). A scripted client
+//! written in Rust (the `Client` trait) plays the server; the timers are the module's real one, kept
+//! short. What is checked: outcomes and the very result object, the deadline against a request that
+//! never settles, an abort with its reason, one listener per shared signal, a future dropped half-way
+//! (the wait stops and sends nothing more), and nothing left running after each call.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use mcp_tasks_wasm::engine::wait::Seed;
+use mcp_tasks_wasm::engine::{Cause, Outcome};
+use mcp_tasks_wasm::shell::api::{self, Settled};
+use mcp_tasks_wasm::shell::client::{called, Client, Reply, RequestOptions};
+use mcp_tasks_wasm::shell::clock::now;
+use mcp_tasks_wasm::shell::live::{count, Counter};
+use mcp_tasks_wasm::shell::options::{AwaitOptions, CallOptions};
+use mcp_tasks_wasm::shell::timer::{armed_count, sleep_until};
+use serde_json::json;
+use std::cell::RefCell;
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::Poll;
+use std::time::Duration;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+/// A JSON value as a JS value (plain objects).
+fn js(v: serde_json::Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
+}
+use serde::Serialize;
+
+/// What the scripted server answers: `(method, params)` → the request's settlement.
+type Script = Box<dyn Fn(&str, &JsValue, usize) -> Reply>;
+
+/// A client written in Rust: it logs each request (method, time, its signal) and answers by script.
+struct Scripted {
+    log: RefCell<Vec<(String, u64, web_sys::AbortSignal)>>,
+    script: Script,
+}
+
+impl Scripted {
+    fn new(script: impl Fn(&str, &JsValue, usize) -> Reply + 'static) -> Rc<Self> {
+        Rc::new(Self { log: RefCell::new(Vec::new()), script: Box::new(script) })
+    }
+    fn methods(&self) -> Vec<String> {
+        self.log.borrow().iter().map(|(m, _, _)| m.clone()).collect()
+    }
+}
+
+impl Client for Scripted {
+    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
+        let n = self.log.borrow().len();
+        self.log.borrow_mut().push((method.to_owned(), now(), options.signal.clone()));
+        (self.script)(method, &params, n)
+    }
+    fn listen(&self, _params: JsValue, _signal: web_sys::AbortSignal) -> Option<Reply> {
+        None
+    }
+}
+
+fn ok(v: JsValue) -> Reply {
+    called(Ok(v))
+}
+
+fn never() -> Reply {
+    Box::pin(std::future::pending())
+}
+
+fn working(id: &str) -> JsValue {
+    js(json!({"resultType": "task", "taskId": id, "status": "working", "pollIntervalMs": 10, "ttlMs": null}))
+}
+
+fn zero_left() {
+    assert_eq!(
+        [count(Counter::Runs), count(Counter::Requests), count(Counter::Asks), count(Counter::Streams), armed_count()],
+        [0, 0, 0, 0, 0],
+        "nothing left running"
+    );
+}
+
+/// Sleeps on the module's timer.
+async fn sleep(ms: u64) {
+    sleep_until(now() + ms).await;
+}
+
+fn quick_wait() -> AwaitOptions {
+    AwaitOptions { min_poll_interval: Some(Duration::from_millis(10)), ..AwaitOptions::default() }
+}
+
+#[wasm_bindgen_test]
+async fn a_task_that_completes_gives_the_very_result_object() {
+    let result = js(json!({"content": [{"type": "text", "text": "done"}]}));
+    let r = result.clone();
+    let client = Scripted::new(move |method, _, n| match (method, n) {
+        ("tools/call", _) => ok(working("t1")),
+        (_, 1) => ok(js(json!({"taskId": "t1", "status": "working", "pollIntervalMs": 10}))),
+        _ => {
+            let done = js(json!({"taskId": "t1", "status": "completed"}));
+            let _ = js_sys::Reflect::set(&done, &"result".into(), &r);
+            ok(done)
+        }
+    });
+    let settled: Settled = api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait())
+        .unwrap_or_else(|m| panic!("{m}"))
+        .await;
+    match settled {
+        Ok(Outcome::Result(v)) => assert!(js_sys::Object::is(&v, &result), "the very object the client gave"),
+        other => panic!("not ok: {other:?}"),
+    }
+    assert_eq!(client.methods(), ["tools/call", "tasks/get", "tasks/get"]);
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn a_request_that_never_settles_ends_at_the_deadline_with_its_signal_aborted() {
+    let client = Scripted::new(|_, _, _| never());
+    let t0 = now();
+    let opts = AwaitOptions { timeout: Some(Duration::from_millis(60)), retries: Some(0), ..AwaitOptions::default() };
+    let settled =
+        api::await_task(client.clone(), Seed::TaskId("t2".to_owned()), opts).unwrap_or_else(|m| panic!("{m}")).await;
+    let waited = now() - t0;
+    match settled {
+        Ok(Outcome::Error(f)) => {
+            assert_eq!(f.code, -32001);
+            assert!(matches!(f.cause, Some(Cause::Timeout { .. })));
+        }
+        other => panic!("not the timeout: {other:?}"),
+    }
+    assert!((60..1000).contains(&waited), "ended after {waited} ms");
+    let log = client.log.borrow();
+    assert_eq!(log.len(), 1);
+    assert!(log[0].2.aborted(), "the request's signal is aborted");
+    drop(log);
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn an_abort_of_a_shared_signal_rejects_every_wait_with_its_reason_and_aborts_their_requests() {
+    let client = Scripted::new(|_, _, _| never());
+    let controller = web_sys::AbortController::new().unwrap_or_else(|_| panic!("AbortController"));
+    let waits: Vec<_> = (0..12)
+        .map(|i| {
+            let opts = AwaitOptions { signal: Some(controller.signal()), ..AwaitOptions::default() };
+            api::await_task(client.clone(), Seed::TaskId(["t", &i.to_string()].concat()), opts)
+                .unwrap_or_else(|m| panic!("{m}"))
+        })
+        .collect();
+    let reason = JsValue::from_str("enough");
+    let (r, c) = (reason.clone(), controller.clone());
+    let all = join_all(waits);
+    let aborting = async move {
+        sleep(20).await;
+        c.abort_with_reason(&r);
+    };
+    let (outs, ()) = join(all, aborting).await;
+    for settled in outs {
+        match settled {
+            Err(e) => assert_eq!(e, reason),
+            Ok(o) => panic!("not rejected: {o:?}"),
+        }
+    }
+    assert_eq!(client.log.borrow().len(), 12, "each wait sent its one read");
+    assert!(client.log.borrow().iter().all(|(_, _, s)| s.aborted()));
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn a_dropped_wait_stops_and_sends_nothing_more() {
+    let client = Scripted::new(|method, _, _| match method {
+        "tools/call" => ok(working("t3")),
+        _ => ok(js(json!({"taskId": "t3", "status": "working", "pollIntervalMs": 10}))),
+    });
+    let mut wait = api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait())
+        .unwrap_or_else(|m| panic!("{m}"));
+    // Let it run for a while, then drop it half-way.
+    let mut stop = sleep_until(now() + 45);
+    let finished = poll_fn(|cx| {
+        if wait.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(true);
+        }
+        Pin::new(&mut stop).poll(cx).map(|()| false)
+    })
+    .await;
+    assert!(!finished, "the task never ends: the wait was still running");
+    drop(wait);
+    let sent = client.log.borrow().len();
+    assert!(sent >= 3, "it polled before being dropped ({sent} requests)");
+    assert_eq!(count(Counter::Runs), 0, "the run is gone with its future");
+    sleep(60).await;
+    assert_eq!(client.log.borrow().len(), sent, "nothing sent after the drop");
+    zero_left();
+}
+
+/// Runs every future to its end, side by side.
+async fn join_all<F: Future + Unpin>(mut futures: Vec<F>) -> Vec<F::Output> {
+    let mut done: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    poll_fn(|cx| {
+        for (f, d) in futures.iter_mut().zip(done.iter_mut()) {
+            if d.is_none() {
+                if let Poll::Ready(v) = Pin::new(f).poll(cx) {
+                    *d = Some(v);
+                }
+            }
+        }
+        if done.iter().all(Option::is_some) {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await;
+    done.into_iter().flatten().collect()
+}
+
+/// Runs two futures to their ends, side by side.
+async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (Box::pin(a), Box::pin(b));
+    let (mut ra, mut rb) = (None, None);
+    poll_fn(|cx| {
+        if ra.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                ra = Some(v);
+            }
+        }
+        if rb.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                rb = Some(v);
+            }
+        }
+        if ra.is_some() && rb.is_some() {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await;
+    match (ra, rb) {
+        (Some(a), Some(b)) => (a, b),
+        _ => panic!("join"),
+    }
+}
