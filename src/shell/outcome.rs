@@ -16,18 +16,7 @@ fn js_some<S: Serializer>(v: &Option<JsValue>, s: S) -> Result<S::Ok, S::Error> 
     js(v.as_ref().unwrap_or(&JsValue::UNDEFINED), s)
 }
 
-/// A JS value, or `null` when there is none.
-fn js_or_null<S: Serializer>(v: &Option<JsValue>, s: S) -> Result<S::Ok, S::Error> {
-    js(v.as_ref().unwrap_or(&JsValue::NULL), s)
-}
 
-/// A string, or `null` when there is none.
-fn str_or_null<S: Serializer>(v: &Option<&str>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(text) => s.serialize_str(text),
-        None => js(&JsValue::NULL, s),
-    }
-}
 
 /// `{tag, result?, status?, error?}`.
 #[derive(Serialize)]
@@ -55,66 +44,54 @@ struct ErrorObject<'a> {
     cause: Option<CauseObject<'a>>,
 }
 
-/// `error.cause`: `{type, …}`.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum CauseObject<'a> {
-    Timeout {
-        #[serde(serialize_with = "js_or_null")]
-        status: Option<JsValue>,
-    },
-    RequestTimeout {
-        method: &'a str,
-        #[serde(serialize_with = "js_or_null")]
-        status: Option<JsValue>,
-    },
-    TaskFailed {
-        #[serde(serialize_with = "js")]
-        status: JsValue,
-    },
-    RpcError {
-        method: &'a str,
-    },
-    RequestFailed {
-        method: &'a str,
-        #[serde(serialize_with = "js")]
-        error: JsValue,
-    },
-    ProtocolViolation {
-        method: &'a str,
-        #[serde(serialize_with = "js")]
-        response: JsValue,
-    },
-    InputHandler {
-        #[serde(serialize_with = "str_or_null")]
-        key: Option<&'a str>,
-        #[serde(serialize_with = "js")]
-        reason: JsValue,
-        #[serde(serialize_with = "js")]
-        status: JsValue,
-    },
-    ListenUnsupported,
-    Expired {
-        #[serde(serialize_with = "js_or_null")]
-        status: Option<JsValue>,
-    },
+/// `error.cause`: `{type, …}` — one shape for every cause type (its fields in this order, each present
+/// only where the type has it; a status that is "none" is `null`), so one serializer serves them all.
+#[derive(Serialize, Default)]
+struct CauseObject<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
+    key: Option<JsValue>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
+    reason: Option<JsValue>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
+    error: Option<JsValue>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
+    response: Option<JsValue>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
+    status: Option<JsValue>,
+}
+
+/// A status that may be none: `null` then.
+fn or_null(status: &Option<JsValue>) -> Option<JsValue> {
+    Some(status.clone().unwrap_or(JsValue::NULL))
 }
 
 fn cause_object(c: &Cause<JsValue>) -> CauseObject<'_> {
+    let of = |kind| CauseObject { kind, ..CauseObject::default() };
     match c {
-        Cause::Timeout { status } => CauseObject::Timeout { status: status.clone() },
-        Cause::RequestTimeout { method, status } => CauseObject::RequestTimeout { method, status: status.clone() },
-        Cause::TaskFailed { status } => CauseObject::TaskFailed { status: status.clone() },
-        Cause::RpcError { method } => CauseObject::RpcError { method },
-        Cause::RequestFailed { method, error } => CauseObject::RequestFailed { method, error: error.clone() },
+        Cause::Timeout { status } => CauseObject { status: or_null(status), ..of("timeout") },
+        Cause::RequestTimeout { method, status } => {
+            CauseObject { method: Some(method), status: or_null(status), ..of("request_timeout") }
+        }
+        Cause::TaskFailed { status } => CauseObject { status: Some(status.clone()), ..of("task_failed") },
+        Cause::RpcError { method } => CauseObject { method: Some(method), ..of("rpc_error") },
+        Cause::RequestFailed { method, error } => {
+            CauseObject { method: Some(method), error: Some(error.clone()), ..of("request_failed") }
+        }
         Cause::ProtocolViolation { method, response } => {
-            CauseObject::ProtocolViolation { method, response: response.clone() }
+            CauseObject { method: Some(method), response: Some(response.clone()), ..of("protocol_violation") }
         }
-        Cause::InputHandler { key, reason, status } => {
-            CauseObject::InputHandler { key: key.as_deref(), reason: reason.clone(), status: status.clone() }
-        }
-        Cause::ListenUnsupported => CauseObject::ListenUnsupported,
-        Cause::Expired { status } => CauseObject::Expired { status: status.clone() },
+        Cause::InputHandler { key, reason, status } => CauseObject {
+            key: Some(key.as_deref().map_or(JsValue::NULL, JsValue::from_str)),
+            reason: Some(reason.clone()),
+            status: Some(status.clone()),
+            ..of("input_handler")
+        },
+        Cause::ListenUnsupported => of("listen_unsupported"),
+        Cause::Expired { status } => CauseObject { status: or_null(status), ..of("expired") },
     }
 }
 
