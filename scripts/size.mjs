@@ -20,7 +20,7 @@ import { measureSizes } from "../bench/size.mjs";
 /** The target, KiB gzip (issue 13). */
 export const BUDGET_KB = 60;
 /** What `--check` enforces while the figure is above the budget: the figure it reached, never raised. */
-export const CEILING_KB = 64.5;
+export const CEILING_KB = 64;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
 const s = await measureSizes(root);

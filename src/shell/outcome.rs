@@ -16,8 +16,6 @@ fn js_some<S: Serializer>(v: &Option<JsValue>, s: S) -> Result<S::Ok, S::Error> 
     js(v.as_ref().unwrap_or(&JsValue::UNDEFINED), s)
 }
 
-
-
 /// `{tag, result?, status?, error?}`.
 #[derive(Serialize)]
 struct Tagged<'a> {

@@ -105,29 +105,28 @@ struct Run {
     client: Rc<dyn Client>,
     capabilities: JsValue,
     hooks: Hooks,
-    next_hooks: Option<Hooks>,
+    /// `callAndAwait`'s wait callbacks until its wait starts (boxed: most runs have none).
+    next_hooks: Option<Box<Hooks>>,
     inbox: Rc<Inbox>,
     in_flight: Vec<InFlight>,
-    stream: Option<Stream>,
+    /// The listen stream (boxed: most runs poll).
+    stream: Option<Box<Stream>>,
     sleep: Option<Sleep>,
     /// What `onStatus` threw: the call rejects with it, whatever the outcome.
     thrown: Option<JsValue>,
-    finished: Option<Result<Outcome<JsValue>, JsValue>>,
     _subscriptions: Vec<Subscription>,
     _counted: Counted,
 }
 
-/// Runs `spec` to its end: the machine's outcome, or the value the call rejects with (the caller's
-/// abort reason, or what an application callback threw). A signal already aborted (but the wait's own
-/// part's) rejects at once, before anything is sent. One boxed future for every kind of call: the
-/// callers' futures stay small (one copy of the driver's state machine in the module).
+/// Starts running `spec` (its first requests go out now) and returns the future of its end: the
+/// machine's outcome, or the value the call rejects with (the caller's abort reason, or what an
+/// application callback threw). A signal already aborted (but the wait's own part's) rejects at once,
+/// before anything is sent. One boxed future for every kind of call: the callers' futures stay small
+/// (one copy of the driver's state machine in the module).
 pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>, JsValue>>>> {
-    Box::pin(drive_inner(spec))
-}
-
-async fn drive_inner(spec: Spec) -> Result<Outcome<JsValue>, JsValue> {
     if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| *scope != AbortScope::Wait && is_aborted(s)) {
-        return Err(reason_of(signal));
+        let reason = reason_of(signal);
+        return Box::pin(async move { Err(reason) });
     }
     let inbox = Rc::new(Inbox::default());
     let subscriptions = spec.signals.iter().filter_map(|(s, scope)| subscribe(s, &inbox, *scope)).collect();
@@ -136,42 +135,52 @@ async fn drive_inner(spec: Spec) -> Result<Outcome<JsValue>, JsValue> {
         client: spec.client,
         capabilities: spec.capabilities,
         hooks: spec.hooks,
-        next_hooks: spec.next_hooks,
+        next_hooks: spec.next_hooks.map(Box::new),
         inbox,
         in_flight: Vec::new(),
         stream: None,
         sleep: None,
         thrown: None,
-        finished: None,
         _subscriptions: subscriptions,
         _counted: Counted::new(Counter::Runs),
     };
-    run.perform_all();
+    if let Some(end) = run.perform_all() {
+        return Box::pin(async move { end });
+    }
     for (signal, scope) in &spec.signals {
-        if run.finished.is_none() && is_aborted(signal) {
+        if is_aborted(signal) {
             run.inbox.push(Event::Abort { reason: reason_of(signal), scope: *scope });
         }
     }
-    loop {
-        if let Some(end) = run.finished.take() {
-            return end;
+    // Only the run itself is kept across the awaits: memory per wait.
+    Box::pin(run.until_finished())
+}
+
+impl Run {
+    /// Moves the machine event by event until it finishes.
+    async fn until_finished(mut self) -> Result<Outcome<JsValue>, JsValue> {
+        loop {
+            self.arm();
+            let event = poll_fn(|cx| self.next_event(cx)).await;
+            self.machine.handle(now(), event);
+            if let Some(end) = self.perform_all() {
+                return end;
+            }
         }
-        run.arm();
-        let event = poll_fn(|cx| run.next_event(cx)).await;
-        run.machine.handle(now(), event);
-        run.perform_all();
     }
 }
 
 impl Run {
-    /// Carries out every action the machine decided, in order.
-    fn perform_all(&mut self) {
-        while self.finished.is_none() {
-            match self.machine.next_action() {
-                Some(action) => self.perform(action),
-                None => break,
+    /// Carries out every action the machine decided, in order; the call's end once it finished.
+    fn perform_all(&mut self) -> Option<Result<Outcome<JsValue>, JsValue>> {
+        while let Some(action) = self.machine.next_action() {
+            match action {
+                Action::Finish(Finish::Resolve(o)) => return Some(self.thrown.take().map_or(Ok(o), Err)),
+                Action::Finish(Finish::Reject(v)) => return Some(Err(v)),
+                action => self.perform(action),
             }
         }
+        None
     }
 
     /// Sleeps until the machine's next wake time (a new sleep only when that time changed).
@@ -222,21 +231,16 @@ impl Run {
             Action::OpenStream { call } => self.open_stream(&call),
             Action::CloseStream => {
                 if let Some(s) = self.stream.take() {
-                    close_stream(s);
+                    close_stream(*s);
                 }
             }
             Action::NextPart => {
                 if let Some(h) = self.next_hooks.take() {
-                    self.hooks = h;
+                    self.hooks = *h;
                 }
             }
-            Action::Finish(Finish::Resolve(o)) => {
-                self.finished = Some(match self.thrown.take() {
-                    Some(e) => Err(e),
-                    None => Ok(o),
-                });
-            }
-            Action::Finish(Finish::Reject(v)) => self.finished = Some(Err(v)),
+            // Taken by `perform_all`.
+            Action::Finish(_) => {}
         }
     }
 
@@ -252,13 +256,25 @@ impl Run {
     }
 
     fn track(&mut self, what: Waiting, controller: Option<web_sys::AbortController>, reply: Reply, counter: Counter) {
+        // Room for exactly one more (a run has one or two things in flight, not the four a Vec's
+        // first push makes room for: memory per wait).
+        self.in_flight.reserve_exact(1);
         self.in_flight.push(InFlight { what, controller, reply, _counted: Counted::new(counter) });
+    }
+
+    /// Takes the thing in flight at `at`; an idle run keeps no buffer.
+    fn untrack(&mut self, at: usize) -> InFlight {
+        let f = self.in_flight.remove(at);
+        if self.in_flight.is_empty() {
+            self.in_flight = Vec::new();
+        }
+        f
     }
 
     /// Gives up a request or a handler call: its signal aborts, its late answer is never heard.
     fn stop(&mut self, what: Waiting) {
         if let Some(at) = self.in_flight.iter().position(|f| f.what == what) {
-            let f = self.in_flight.remove(at);
+            let f = self.untrack(at);
             abort(f.controller.as_ref());
         }
     }
@@ -289,12 +305,12 @@ impl Run {
         match self.client.listen(call.params(&self.capabilities), signal_of(controller.as_ref())) {
             None => self.inbox.push(Event::Stream(StreamEvent::Unsupported)),
             Some(opening) => {
-                self.stream = Some(Stream {
+                self.stream = Some(Box::new(Stream {
                     controller,
                     iterator: None,
                     pending: Some(opening),
                     _counted: Counted::new(Counter::Streams),
-                })
+                }))
             }
         }
     }
@@ -308,7 +324,7 @@ impl Run {
         for i in 0..self.in_flight.len() {
             let Some(f) = self.in_flight.get_mut(i) else { break };
             if let Poll::Ready(settled) = f.reply.as_mut().poll(cx) {
-                let f = self.in_flight.remove(i);
+                let f = self.untrack(i);
                 return Poll::Ready(match (f.what, settled) {
                     (Waiting::Request(req), Ok(v)) => Event::Reply { req, reply: RpcReply::Result(v) },
                     (Waiting::Request(req), Err(e)) => Event::Reply { req, reply: read_rejection(e) },
@@ -388,7 +404,7 @@ impl Drop for Run {
             abort(f.controller.as_ref());
         }
         if let Some(s) = self.stream.take() {
-            close_stream(s);
+            close_stream(*s);
         }
     }
 }
