@@ -9,10 +9,12 @@ use crate::proto::input::{check_create_message_result, check_elicit_result, chec
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::api::{self, Driving, Settled};
 use crate::shell::client::Client;
+use crate::shell::journal::{self, Finished, Journal, Resumed};
 use crate::shell::live::{count, Counter};
 use crate::shell::outcome::outcome_to_js;
 use crate::shell::timer::armed_count;
-use crate::shell::values::{is_plain_object, js_string};
+use crate::shell::values::{field, is_plain_object, js_string};
+use js_sys::Array;
 use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -37,23 +39,33 @@ async fn settle(started: Started) -> Result<JsValue, JsValue> {
     settled.map(|o| outcome_to_js(&o))
 }
 
-/// Sends a task-augmented `tools/call` (see the README).
+/// Sends a task-augmented `tools/call` (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = callTool, skip_typescript)]
 pub async fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    settle(start_call_tool(&client, &name, &args, &options)).await
-}
-
-fn start_call_tool(client: &JsValue, name: &JsValue, args: &JsValue, options: &JsValue) -> Started {
-    let (c, n, a, o) = checked("callTool", || {
-        Ok((read::client(client)?, read::name(name, "tool name")?, read::args(args)?, read::call_options(options)?))
+    const WHAT: &str = "callTool";
+    let journal = checked(WHAT, || read::journal(field(&options, "journal"), &client))?;
+    let (c, n, a, o) = checked(WHAT, || {
+        Ok((read::client(&client)?, read::name(&name, "tool name")?, read::args(&args)?, read::call_options(&options)?))
     })?;
-    Ok(api::call_tool(Rc::new(c), &n, a, o))
+    match journal {
+        None => settle(Ok(api::call_tool(Rc::new(c), &n, a, o))).await,
+        Some(j) => journaled(journal::call_tool(Rc::new(c), j, n, a, o).await),
+    }
 }
 
-/// Waits for a task to finish (see the README).
+/// Waits for a task to finish (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = awaitTask, skip_typescript)]
 pub async fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    settle(start_await_task(&client, &status_or_task_id, &options)).await
+    const WHAT: &str = "awaitTask";
+    let Some(j) = checked(WHAT, || read::journal(field(&options, "journal"), &client))? else {
+        return settle(start_await_task(&client, &status_or_task_id, &options)).await;
+    };
+    let wait = checked(WHAT, || {
+        let c = read::client(&client)?;
+        let o = read::await_options(&options)?;
+        journal::await_task(Rc::new(c), j, read::seed(&status_or_task_id)?, o)
+    })?;
+    journaled(wait.await)
 }
 
 fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Started {
@@ -65,7 +77,8 @@ fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Star
     })
 }
 
-/// `callTool`, then `awaitTask` on a created task (see the README).
+/// `callTool`, then `awaitTask` on a created task (see the README); journaled with a `journal` option
+/// (on the wait's options, else on the call's).
 #[wasm_bindgen(js_name = callAndAwait, skip_typescript)]
 pub async fn call_and_await(
     client: JsValue,
@@ -74,17 +87,48 @@ pub async fn call_and_await(
     call_options: JsValue,
     await_options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    settle(start_call_and_await(&client, &name, &args, &call_options, &await_options)).await
+    const WHAT: &str = "callAndAwait";
+    let value = field(&await_options, "journal").filter(|v| !v.is_null()).or_else(|| field(&call_options, "journal"));
+    let journal = checked(WHAT, || read::journal(value, &client))?;
+    let (c, n, a, co, wo) = checked(WHAT, || {
+        let c = read::client(&client)?;
+        let n = read::name(&name, "tool name")?;
+        let a = read::args(&args)?;
+        Ok((c, n, a, read::call_options(&call_options)?, read::await_options(&await_options)?))
+    })?;
+    match journal {
+        None => settle(checked(WHAT, || api::call_and_await(Rc::new(c), &n, a, co, wo))).await,
+        Some(j) => journaled(checked(WHAT, || journal::call_and_await(Rc::new(c), j, n, a, co, wo))?.await),
+    }
 }
 
-fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: &JsValue, wait: &JsValue) -> Started {
-    checked("callAndAwait", || {
-        let c = read::client(client)?;
-        let n = read::name(name, "tool name")?;
-        let a = read::args(args)?;
-        let (co, wo) = (read::call_options(call)?, read::await_options(wait)?);
-        api::call_and_await(Rc::new(c), &n, a, co, wo)
-    })
+/// A journaled call's settlement: the tagged outcome, or the rejection.
+fn journaled(finished: Finished) -> Result<JsValue, JsValue> {
+    finished.map(|j| j.to_js())
+}
+
+/// The tasks a journal holds that can be resumed (see the README).
+#[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
+pub async fn pending_tasks(journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let store = checked("pendingTasks", || read::store(&journal))?;
+    let entries = journal::pending_tasks(&store, field(&options, "server").as_ref()).await?;
+    Ok(entries.into_iter().collect::<Array>().into())
+}
+
+/// Awaits every pending task of the client's server in a journal (see the README).
+#[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
+pub async fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let (c, j, o, on_outcome) = checked("resumeTasks", || {
+        let server = read::server(&client)?;
+        let on_outcome = read::on_outcome(&options)?;
+        let store = read::store(&journal)?;
+        Ok((read::client(&client)?, Journal { store, server }, read::await_options(&options)?, on_outcome))
+    })?;
+    let resumed = journal::resume_tasks(Rc::new(c), j, o, on_outcome).await?;
+    let item = |r: Resumed| {
+        JsValue::object(vec![("taskId", JsValue::from_str(&r.task_id)), ("tool", r.tool), ("outcome", r.outcome)])
+    };
+    Ok(resumed.into_iter().map(item).collect::<Array>().into())
 }
 
 /// Reads the client, the task id and the options of a one-request function.

@@ -373,6 +373,16 @@ export function awaitTask(client: TasksClient, statusOrTaskId: TaskStatus | stri
  */
 export function callAndAwait(client: TasksClient, name: string, args?: Record<string, unknown>, callOptions?: CallToolOptions, awaitOptions?: AwaitTaskOptions): Promise<CallAndAwaitOutcome>;
 
+/** The tasks `journal` holds that can be resumed (of `options.server` only, when given); expired ones
+ * are dropped from the store. */
+export function pendingTasks(journal: Journal | true, options?: { server?: string }): Promise<JournalEntry[]>;
+
+/** Awaits every pending task of `client`'s server (`client.id`) in `journal`, each under its Web Lock;
+ * `onOutcome` reports each outcome as it arrives; the other options are `awaitTask`'s. */
+export function resumeTasks(client: TasksClient, journal: Journal | true, options?: Omit<AwaitTaskOptions, "journal" | "answered"> & {
+  onOutcome?: (outcome: AwaitTaskOutcome, entry: JournalEntry) => void;
+}): Promise<Array<{ taskId: string; tool: string | null; outcome: AwaitTaskOutcome }>>;
+
 /** Reads a task's status once (`tasks/get`): `{tag: "ok", status}` or `{tag: "error", error}`. */
 export function getTask(client: TasksClient, taskId: string, options?: StepOptions): Promise<GetTaskOutcome>;
 
