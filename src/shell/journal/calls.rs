@@ -7,18 +7,18 @@
 //! stop signal aborts the run too, and a store failure never cancels the task).
 
 use super::client::{journaled_handlers, journaled_input, journaled_status, JournaledClient};
-use super::lock::{broadcast, lock_name, one_waiter};
+use super::lock::{broadcast, lock_name, one_waiter, Body};
 use super::record::Record;
 use super::store::key_of;
-use super::{Finished, Journal, Journaled};
+use super::{Journal, Journaled, Journaling};
 use crate::engine::wait::Seed;
 use crate::json::Json;
 use crate::shell::api::{self, check_await, Driving};
 use crate::shell::client::Client;
 use crate::shell::options::{millis, AwaitOptions, CallOptions, Input};
 use crate::shell::run::detached;
-use std::future::Future;
 use std::rc::Rc;
+use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
@@ -34,16 +34,16 @@ struct CancelOnAbort {
 }
 
 impl CancelOnAbort {
-    /// Listens on `signal` when `wanted`; `None` when not wanted, or the signal cannot be listened to.
+    /// Listens on `signal` when `wanted` (`request_timeout`: the options' bound of a request); `None` when not wanted, or the signal cannot be listened to.
     fn new(
         wanted: bool,
         signal: Option<web_sys::AbortSignal>,
         record: &Rc<Record>,
         client: &Rc<dyn Client>,
-        wait: &AwaitOptions,
+        request_timeout: Option<Duration>,
     ) -> Option<Self> {
         let signal: web_sys::EventTarget = signal.filter(|_| wanted)?.unchecked_into();
-        let timeout = wait.request_timeout.or(client.request_timeout());
+        let timeout = request_timeout.or(client.request_timeout());
         let timeout_ms = timeout.map_or(Some(CANCEL_TIMEOUT_MS), millis).unwrap_or(u64::MAX);
         let (record, client) = (record.clone(), client.clone());
         let listener = Closure::<dyn FnMut()>::new(move || {
@@ -87,35 +87,43 @@ fn await_options(record: &Rc<Record>, mut o: AwaitOptions) -> AwaitOptions {
 }
 
 /// Awaits the run of `record`'s call; a store failure is the journal's error outcome, and a terminal
-/// outcome removes the entry.
-async fn settle(record: &Record, run: Driving, cancel: Option<CancelOnAbort>) -> Finished {
-    let settled = run.await;
-    drop(cancel);
-    record.idle().await;
-    if let Some(f) = record.failure() {
-        return Ok(Journaled::Failed(f));
-    }
-    let outcome = settled?;
-    record.finish(&outcome).await;
-    Ok(Journaled::Outcome(outcome))
+/// outcome removes the entry (and with `tell`, is broadcast to the task's other waiters). The lock the
+/// record kept is released at the end.
+fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell: bool) -> Journaling {
+    Box::pin(async move {
+        let settled = run.await;
+        drop(cancel);
+        record.idle().await;
+        let out = match (record.failure(), settled) {
+            (Some(f), _) => Ok(Journaled::Failed(f)),
+            (None, Err(e)) => Err(e),
+            (None, Ok(outcome)) => {
+                record.finish(&outcome).await;
+                Ok(Journaled::Outcome(outcome))
+            }
+        };
+        if let Some(task_id) = record.task_id().filter(|_| tell) {
+            broadcast(&lock_name(&record.journal().server, &task_id), &out);
+        }
+        record.release();
+        out
+    })
 }
 
 /// `api::call_tool`, journaled in `journal`: a created task is journaled (and its lock held) before
 /// the engine sees it, so before the outcome is given.
-pub async fn call_tool(
+pub fn call_tool(
     client: Rc<dyn Client>,
     journal: Journal,
-    name: String,
+    name: &str,
     args: Option<JsValue>,
     options: CallOptions,
-) -> Finished {
+) -> Journaling {
     let record = Record::new(journal);
-    let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.clone())));
+    let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.to_owned())));
     let options = call_options(&record, options);
-    let run = api::call_tool_until(watched, &name, args, options, record.stop_signal().as_ref());
-    let out = settle(&record, run, None).await;
-    record.release();
-    out
+    let run = api::call_tool_until(watched, name, args, options, record.stop_signal().as_ref());
+    settle(record, run, None, false)
 }
 
 /// `api::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
@@ -127,7 +135,7 @@ pub fn await_task(
     journal: Journal,
     seed: Seed<JsValue>,
     options: AwaitOptions,
-) -> Result<impl Future<Output = Finished>, String> {
+) -> Result<Journaling, String> {
     check_await(client.as_ref(), &seed, &options)?;
     let task_id = match &seed {
         Seed::TaskId(id) => Some(id.clone()),
@@ -135,10 +143,9 @@ pub fn await_task(
     }
     .filter(|id| !id.is_empty())
     .ok_or("the task status has no taskId")?;
-    Ok(async move {
-        let server = journal.server.clone();
-        let signal = options.signal.clone();
-        one_waiter(&server, &task_id.clone(), signal, move |after_other| async move {
+    let (server, id, signal) = (journal.server.clone(), task_id.clone(), options.signal.clone());
+    let body: Body = Box::new(move |after_other| {
+        Box::pin(async move {
             if after_other {
                 // The wait that held the task ended and its entry is gone: the task ended there. Its
                 // outcome is read from the server, not journaled again (no handler runs: it is over).
@@ -157,17 +164,22 @@ pub fn await_task(
             if let Some(f) = record.failure() {
                 return Ok(Journaled::Failed(f));
             }
-            let cancel =
-                CancelOnAbort::new(options.cancel_on_abort, options.signal.clone(), &record, &client, &options);
+            let cancel = CancelOnAbort::new(
+                options.cancel_on_abort,
+                options.signal.clone(),
+                &record,
+                &client,
+                options.request_timeout,
+            );
             let watched = Rc::new(JournaledClient::new(client, record.clone(), None));
             let mut options = await_options(&record, options);
             options.answered = record.answered_before();
-            let run =
-                api::await_task_until(watched, seed, options, record.stop_signal().as_ref()).map_err(type_error)?;
-            settle(&record, run, cancel).await
+            let stop = record.stop_signal();
+            let run = api::await_task_until(watched, seed, options, stop.as_ref()).map_err(type_error)?;
+            settle(record, run, cancel, false).await
         })
-        .await
-    })
+    });
+    Ok(Box::pin(async move { one_waiter(&server, &id, signal, body).await }))
 }
 
 /// `api::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
@@ -176,25 +188,20 @@ pub fn await_task(
 pub fn call_and_await(
     client: Rc<dyn Client>,
     journal: Journal,
-    name: String,
+    name: &str,
     args: Option<JsValue>,
     call: CallOptions,
     wait: AwaitOptions,
-) -> Result<impl Future<Output = Finished>, String> {
+) -> Result<Journaling, String> {
     let record = Record::new(journal);
     let signal = wait.signal.clone().or_else(|| call.signal.clone());
-    let cancel = CancelOnAbort::new(wait.cancel_on_abort, signal, &record, &client, &wait);
-    let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.clone())));
+    let cancel_on_abort = wait.cancel_on_abort;
+    let timeout = wait.request_timeout;
+    let watched = Rc::new(JournaledClient::new(client.clone(), record.clone(), Some(name.to_owned())));
     let (call, wait) = (call_options(&record, call), await_options(&record, wait));
-    let run = api::call_and_await_until(watched, &name, args, call, wait, record.stop_signal().as_ref())?;
-    Ok(async move {
-        let out = settle(&record, run, cancel).await;
-        if let Some(task_id) = record.task_id() {
-            broadcast(&lock_name(&record.journal().server, &task_id), &out);
-        }
-        record.release();
-        out
-    })
+    let run = api::call_and_await_until(watched, name, args, call, wait, record.stop_signal().as_ref())?;
+    let cancel = CancelOnAbort::new(cancel_on_abort, signal, &record, &client, timeout);
+    Ok(settle(record, run, cancel, true))
 }
 
 /// A `TypeError` "awaitTask: message" (a check that passed before the wait went on fails: cannot

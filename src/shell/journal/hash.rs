@@ -2,11 +2,11 @@
 //! `String(value)` where there is no JSON) through Web Crypto; where `crypto.subtle` is missing (an
 //! insecure page), `"fnv1a:<hex>"`, a 32-bit FNV-1a of the same UTF-8 text.
 
+use crate::shell::client::{settled, Reply};
 use crate::shell::values::field;
 use js_sys::{JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen]
 extern "C" {
@@ -20,18 +20,28 @@ pub fn text_of(v: &JsValue) -> Result<String, JsValue> {
     string_of(v).map(String::from)
 }
 
-/// The hash of `value`; `Err`: what `String(value)` or the digest threw.
-pub async fn hash_of(value: &JsValue) -> Result<String, JsValue> {
+/// Starts hashing `value`: the reply resolves with the hash text (FNV-1a, at once) or with the SHA-256
+/// digest (an `ArrayBuffer`) that [`hash_text`] turns into it. `Err`: what `String(value)` or the
+/// digest threw.
+pub fn digest(value: &JsValue) -> Result<Reply, JsValue> {
     let text = match js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string()) {
         Some(json) => json,
         None => text_of(value)?,
     };
     let bytes = text.as_bytes();
-    let subtle = field(&js_sys::global(), "crypto").and_then(|c| field(&c, "subtle")).filter(|s| s.is_truthy());
-    let Some(subtle) = subtle else { return Ok(["fnv1a:", &hex(&fnv1a(bytes).to_be_bytes())].concat()) };
-    let subtle: web_sys::SubtleCrypto = subtle.unchecked_into();
-    let digest = JsFuture::from(subtle.digest_with_str_and_u8_array("SHA-256", bytes)?).await?;
-    Ok(["sha256:", &hex(&Uint8Array::new(&digest).to_vec())].concat())
+    let subtle = field(&js_sys::global(), "crypto").and_then(|c| field(&c, "subtle")).filter(JsValue::is_truthy);
+    let promise = match subtle {
+        Some(subtle) => {
+            subtle.unchecked_into::<web_sys::SubtleCrypto>().digest_with_str_and_u8_array("SHA-256", bytes)?
+        }
+        None => js_sys::Promise::resolve(&JsValue::from_str(&["fnv1a:", &hex(&fnv1a(bytes).to_be_bytes())].concat())),
+    };
+    Ok(settled(promise))
+}
+
+/// The hash text of what [`digest`]'s reply resolved with.
+pub fn hash_text(got: &JsValue) -> String {
+    got.as_string().unwrap_or_else(|| ["sha256:", &hex(&Uint8Array::new(got).to_vec())].concat())
 }
 
 /// 32-bit FNV-1a.
@@ -41,7 +51,11 @@ fn fnv1a(bytes: &[u8]) -> u32 {
 
 /// Lowercase hex, two digits a byte.
 fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let digit = |n: u8| char::from(DIGITS.get(usize::from(n & 15)).copied().unwrap_or(b'0'));
-    bytes.iter().flat_map(|&b| [digit(b >> 4), digit(b)]).collect()
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        for n in [b >> 4, b & 15] {
+            s.push(char::from_digit(u32::from(n), 16).unwrap_or('0'));
+        }
+    }
+    s
 }

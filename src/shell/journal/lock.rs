@@ -8,7 +8,7 @@
 //! the crate that does not set it), so the one method needed is declared here.
 
 use super::store::key_of;
-use super::{is_terminal, Finished, Journaled};
+use super::{is_terminal, Finished, Journaled, Journaling};
 use crate::engine::{AbortScope, Event};
 use crate::json::Json;
 use crate::shell::outcome::outcome_to_js;
@@ -117,15 +117,14 @@ pub fn broadcast(name: &str, out: &Finished) {
     }
 }
 
+/// What [`one_waiter`] runs: the wait, told whether another waiter held the task before.
+pub type Body = Box<dyn FnOnce(bool) -> Journaling>;
+
 /// Runs `body(after_other)` as the one waiter of the task across this origin: under its Web Lock.
 /// When another wait holds it, waits for that one's terminal outcome or for the lock, whichever comes
 /// first (`after_other` is then true), or for `signal`'s abort (the rejection). Without Web Locks, runs
 /// `body(false)`.
-pub async fn one_waiter<F, Fut>(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: F) -> Finished
-where
-    F: FnOnce(bool) -> Fut,
-    Fut: Future<Output = Finished>,
-{
+pub async fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> Finished {
     let Some(locks) = locks() else { return body(false).await };
     let name = lock_name(server, task_id);
     let Request { granted, held } = request(&locks, &name, &if_available())?;
@@ -158,7 +157,7 @@ where
             let mut heard = JsFuture::from(heard);
             let mut granted = Some(turn.granted);
             let mut body = Some(body);
-            let mut running: Option<Pin<Box<Fut>>> = None;
+            let mut running: Option<Journaling> = None;
             let out = poll_fn(|cx| {
                 if let Poll::Ready(event) = Pin::new(&mut heard).poll(cx) {
                     let data = field(&event.unwrap_or_default(), "data").unwrap_or_default();
@@ -173,7 +172,7 @@ where
                         Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                         Poll::Ready(Ok(_)) => {
                             granted = None;
-                            running = body.take().map(|b| Box::pin(b(true)));
+                            running = body.take().map(|b| b(true));
                         }
                     }
                 }

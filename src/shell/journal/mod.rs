@@ -25,11 +25,13 @@ mod store;
 
 pub use calls::{await_task, call_and_await, call_tool};
 pub use record::StoreFailure;
-pub use resume::{pending_tasks, resume_tasks, OutcomeFn, Resumed};
+pub use resume::{pending_tasks, resume_tasks, Listing, OutcomeFn, Resumed, Resuming};
 pub use store::Store;
 
 use crate::engine::{Cause, Outcome};
 use crate::shell::outcome::outcome_to_js;
+use std::future::Future;
+use std::pin::Pin;
 use wasm_bindgen::JsValue;
 
 /// Where a journaled call records its task: the store, and the server the task belongs to (the
@@ -68,6 +70,9 @@ impl Journaled {
 /// What a journaled call settles with: how it ended, or what it rejects with (the caller's abort
 /// reason, what an application callback threw).
 pub type Finished = Result<Journaled, JsValue>;
+
+/// A journaled call on its way (one boxed future, whatever the call).
+pub type Journaling = Pin<Box<dyn Future<Output = Finished>>>;
 
 /// An outcome after which the task can never be resumed: `ok`, `cancelled`, the task failed or
 /// expired, or the server does not know it (`-32602`).

@@ -7,7 +7,7 @@
 //! which the call's run watches, and the call ends with [`StoreFailure`]'s outcome.
 
 use super::entry::{Answered, Entry};
-use super::hash::{hash_of, text_of};
+use super::hash::{digest, hash_text, text_of};
 use super::lock::Held;
 use super::store::key_of;
 use super::{is_terminal, Journal};
@@ -245,57 +245,53 @@ impl Record {
         .await;
     }
 
-    /// Carries out `w`.
-    async fn perform(&self, w: Write) -> Result<(), JsValue> {
+    /// Carries out `w`: what it needs first (the stored entry, the answer's digest), then the change to
+    /// the entry and the `put` of it.
+    async fn write(&self, w: Write) -> Result<(), JsValue> {
         let store = &self.journal.store;
+        let first = match &w {
+            Write::Open { task_id, .. } => Some(store.get(&key_of(&self.journal.server, task_id))),
+            Write::Answer { response, .. } => Some(digest(response)?),
+            Write::Status(_) | Write::Acked(_) => None,
+        };
+        let got = match first {
+            Some(reply) => reply.await?,
+            None => JsValue::UNDEFINED,
+        };
+        let Some((key, entry)) = self.apply(w, &got) else { return Ok(()) };
+        store.put(&key, &entry).await.map(drop)
+    }
+
+    /// Changes the entry by `w` (`got`: what it needed first); the key and the entry to put (`None`
+    /// when there is no entry).
+    fn apply(&self, w: Write, got: &JsValue) -> Option<(String, JsValue)> {
+        let mut s = self.state.borrow_mut();
         match w {
             Write::Open { task_id, tool, status } => {
-                let key = key_of(&self.journal.server, &task_id);
-                let stored = store.get(&key).await?;
-                let mut entry = Entry::read(&stored, &self.journal.server, &task_id)
-                    .unwrap_or_else(|| Entry::new(&self.journal.server, &task_id));
+                let server = &self.journal.server;
+                let mut entry = Entry::read(got, server, &task_id).unwrap_or_else(|| Entry::new(server, &task_id));
                 if tool.is_some() {
                     entry.tool = tool;
                 }
-                if let Some(s) = &status {
-                    entry.see(s);
+                if let Some(status) = &status {
+                    entry.see(status);
                 }
-                let js = entry.to_js();
-                {
-                    let mut s = self.state.borrow_mut();
-                    s.entry = Some(entry);
-                    s.key = key.clone();
-                }
-                store.put(&key, &js).await?;
-                return Ok(());
+                s.key = key_of(server, &task_id);
+                s.entry = Some(entry);
             }
-            Write::Status(status) => self.update(|e| e.see(&status)),
+            Write::Status(status) => s.entry.as_mut()?.see(&status),
             Write::Answer { key, response } => {
-                let hash = hash_of(&response).await?;
-                self.update(|e| {
-                    e.answered.retain(|a| a.key != key);
-                    e.answered.push(Answered { key, hash, answer: Some(response) });
-                });
+                let e = s.entry.as_mut()?;
+                e.answered.retain(|a| a.key != key);
+                e.answered.push(Answered { key, hash: hash_text(got), answer: Some(response) });
             }
-            Write::Acked(keys) => self.update(|e| {
-                for a in e.answered.iter_mut().filter(|a| keys.contains(&a.key)) {
+            Write::Acked(keys) => {
+                for a in s.entry.as_mut()?.answered.iter_mut().filter(|a| keys.contains(&a.key)) {
                     a.answer = None;
                 }
-            }),
+            }
         }
-        let (key, js) = {
-            let s = self.state.borrow();
-            let Some(e) = &s.entry else { return Ok(()) };
-            (s.key.clone(), e.to_js())
-        };
-        store.put(&key, &js).await.map(drop)
-    }
-
-    /// Changes the entry (there is one once a write other than `Open` runs).
-    fn update(&self, f: impl FnOnce(&mut Entry)) {
-        if let Some(e) = self.state.borrow_mut().entry.as_mut() {
-            f(e);
-        }
+        Some((s.key.clone(), s.entry.as_ref()?.to_js()))
     }
 
     /// Records the store's failure `e` (the first one only) and aborts the stop signal.
@@ -334,7 +330,7 @@ async fn drain(record: Rc<Record>) {
         };
         let Some((w, skip)) = next else { return };
         if !skip {
-            if let Err(e) = record.perform(w).await {
+            if let Err(e) = record.write(w).await {
                 record.fail(e);
             }
         }

@@ -33,77 +33,85 @@ pub struct Resumed {
 /// The entries `store` holds that can be resumed (with `server`, only those whose `server` is that
 /// value), as the store gave them; an entry past its TTL is deleted from the store instead. `Err`: what
 /// the store threw, or a `TypeError` when `list()` gave no array.
-pub async fn pending_tasks(store: &Store, server: Option<&JsValue>) -> Result<Vec<JsValue>, JsValue> {
-    let list = store.list().await?;
-    let Some(items) = list.items() else {
-        return Err(js_sys::TypeError::new("the journal's list() did not resolve with an array").into());
-    };
-    let now = js_sys::Date::now();
-    let mut out = Vec::new();
-    for entry in items {
-        if !entry.is_object() || entry.get_str("taskId").is_none() {
-            continue;
+pub fn pending_tasks(store: Store, server: Option<JsValue>) -> Listing {
+    Box::pin(async move {
+        let list = store.list().await?;
+        let Some(items) = list.items() else {
+            return Err(js_sys::TypeError::new("the journal's list() did not resolve with an array").into());
+        };
+        let now = js_sys::Date::now();
+        let mut out = Vec::new();
+        for entry in items {
+            if !entry.is_object() || entry.get_str("taskId").is_none() {
+                continue;
+            }
+            let entry_server = read_key(&entry, &js_string("server"));
+            if expired(&entry, now) {
+                let key = js_sys::Array::of2(&entry_server, &read_key(&entry, &js_string("taskId")));
+                let key = js_sys::JSON::stringify(&key).ok().and_then(|k| k.as_string()).unwrap_or_default();
+                store.delete(&key).await?;
+            } else if server.as_ref().is_none_or(|s| entry_server == *s) {
+                out.push(entry);
+            }
         }
-        let entry_server = read_key(&entry, &js_string("server"));
-        if expired(&entry, now) {
-            let key = js_sys::Array::of2(&entry_server, &read_key(&entry, &js_string("taskId")));
-            let key = js_sys::JSON::stringify(&key).ok().and_then(|k| k.as_string()).unwrap_or_default();
-            store.delete(&key).await?;
-        } else if server.is_none_or(|s| entry_server == *s) {
-            out.push(entry);
-        }
-    }
-    Ok(out)
+        Ok(out)
+    })
 }
 
-/// A resumed wait on its way.
-type Resuming = Pin<Box<dyn Future<Output = Result<Resumed, JsValue>>>>;
+/// [`pending_tasks`] on its way.
+pub type Listing = Pin<Box<dyn Future<Output = Result<Vec<JsValue>, JsValue>>>>;
+
+/// [`resume_tasks`] on its way.
+pub type Resuming = Pin<Box<dyn Future<Output = Result<Vec<Resumed>, JsValue>>>>;
 
 /// Awaits every pending task of `journal`'s server (each as `await_task` with `options` would, under
 /// its lock), all at once; `on_outcome` hears each outcome as it arrives. Rejects with the first
 /// rejection (the other waits then end).
-pub async fn resume_tasks(
+pub fn resume_tasks(
     client: Rc<dyn Client>,
     journal: Journal,
     options: AwaitOptions,
     on_outcome: Option<OutcomeFn>,
-) -> Result<Vec<Resumed>, JsValue> {
-    let entries = pending_tasks(&journal.store, Some(&JsValue::from_str(&journal.server))).await?;
-    let waits = entries.into_iter().map(|entry| {
-        let (client, journal, options, on_outcome) =
-            (client.clone(), journal.clone(), options.clone(), on_outcome.clone());
-        Box::pin(async move {
+) -> Resuming {
+    Box::pin(async move {
+        let server = JsValue::from_str(&journal.server);
+        let entries = pending_tasks(journal.store.clone(), Some(server)).await?;
+        let mut waits = Vec::with_capacity(entries.len());
+        for entry in entries {
             let task_id = entry.get_str("taskId").unwrap_or_default();
-            let wait = await_task(client, journal, Seed::TaskId(task_id.clone()), options)
+            let wait = await_task(client.clone(), journal.clone(), Seed::TaskId(task_id), options.clone())
                 .map_err(|m| JsValue::from(js_sys::TypeError::new(&["resumeTasks: ", &m].concat())))?;
-            let outcome = wait.await?.to_js();
-            if let Some(f) = &on_outcome {
-                f(&outcome, &entry)?;
-            }
-            Ok(Resumed { task_id, tool: read_key(&entry, &js_string("tool")), outcome })
-        }) as Resuming
-    });
-    all(waits.collect()).await
-}
-
-/// Every wait's result in order, or the first rejection.
-async fn all(mut waits: Vec<Resuming>) -> Result<Vec<Resumed>, JsValue> {
-    let mut done: Vec<Option<Resumed>> = waits.iter().map(|_| None).collect();
-    poll_fn(|cx| {
-        let mut pending = false;
-        for (wait, slot) in waits.iter_mut().zip(done.iter_mut()).filter(|(_, slot)| slot.is_none()) {
-            match wait.as_mut().poll(cx) {
-                Poll::Ready(Ok(r)) => *slot = Some(r),
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                Poll::Pending => pending = true,
-            }
+            waits.push((entry, Some(wait)));
         }
-        if pending {
-            Poll::Pending
-        } else {
-            Poll::Ready(Ok(()))
-        }
+        let mut done: Vec<Option<Resumed>> = waits.iter().map(|_| None).collect();
+        poll_fn(|cx| {
+            let mut pending = false;
+            for ((entry, wait), slot) in waits.iter_mut().zip(done.iter_mut()) {
+                let Some(w) = wait.as_mut() else { continue };
+                let Poll::Ready(finished) = w.as_mut().poll(cx) else {
+                    pending = true;
+                    continue;
+                };
+                *wait = None;
+                let outcome = match finished {
+                    Ok(j) => j.to_js(),
+                    Err(e) => return Poll::Ready(Err(e)),
+                };
+                if let Some(f) = &on_outcome {
+                    if let Err(e) = f(&outcome, entry) {
+                        return Poll::Ready(Err(e));
+                    }
+                }
+                let task_id = entry.get_str("taskId").unwrap_or_default();
+                *slot = Some(Resumed { task_id, tool: read_key(entry, &js_string("tool")), outcome });
+            }
+            if pending {
+                Poll::Pending
+            } else {
+                Poll::Ready(Ok(()))
+            }
+        })
+        .await?;
+        Ok(done.into_iter().flatten().collect())
     })
-    .await?;
-    Ok(done.into_iter().flatten().collect())
 }
