@@ -7,8 +7,8 @@ initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.
 export { channelClient } from "./channel.js";
 export { directClient } from "./direct.js";
 export { httpClient } from "./http.js";
-export { awaitTask, callAndAwait, callTool, extensionStorageJournal, indexedDbJournal, memoryJournal, pendingTasks, resumeTasks } from "./journal.js";
-export { cancelTask, capabilities, getTask, liveCounts, serverSupports, updateTask, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./mcp_tasks_wasm.js";
+export { awaitTask, callAndAwait, callTool, cancelTask, capabilities, getTask, liveCounts, pendingTasks, resumeTasks, serverSupports, updateTask, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./mcp_tasks_wasm.js";
+export { extensionStorageJournal, indexedDbJournal, memoryJournal } from "./stores.js";
 export { portClient } from "./port.js";
 export { sdkTransportClient } from "./sdk.js";
 export { initSync } from "./mcp_tasks_wasm.js";

@@ -1,4 +1,4 @@
-// The small helpers the JS modules share (channel.js, direct.js, http.js, journal.js): reading
+// The small helpers the JS modules share (channel.js, direct.js, http.js): reading
 // application values without ever throwing — what a getter, a Proxy trap or a revoked Proxy throws
 // counts as absent — and running application code safely (`attempt`, `later`, `nothing`).
 // (`readKey`, `isObject` and `entriesOf` keep their own try/catch rather than use `attempt`:

@@ -9,10 +9,12 @@ use crate::proto::input::{check_create_message_result, check_elicit_result, chec
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::api::{self, Driving, Settled};
 use crate::shell::client::Client;
+use crate::shell::journal::{self, Journal, Journaling, Resumed};
 use crate::shell::live::{count, Counter};
 use crate::shell::outcome::outcome_to_js;
 use crate::shell::timer::armed_count;
-use crate::shell::values::{is_plain_object, js_string};
+use crate::shell::values::{field, is_plain_object, js_string};
+use js_sys::Array;
 use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -27,30 +29,48 @@ fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue>
     read().map_err(|m| type_error(what, &m))
 }
 
+/// A call on its way: the engine's, or a journaled one.
+enum Call {
+    /// Without a journal.
+    Plain(Driving),
+    /// With the `journal` option.
+    Journaled(Journaling),
+}
+
 /// A call that started (or the `TypeError` its arguments got).
-type Started = Result<Driving, JsValue>;
+type Started = Result<Call, JsValue>;
 
 /// The promise's settlement: the tagged outcome, or the rejection. One future for every export (each
 /// export's own is only the step of starting its call).
 async fn settle(started: Started) -> Result<JsValue, JsValue> {
-    let settled: Settled = started?.await;
-    settled.map(|o| outcome_to_js(&o))
+    match started? {
+        Call::Plain(run) => {
+            let settled: Settled = run.await;
+            settled.map(|o| outcome_to_js(&o))
+        }
+        Call::Journaled(run) => run.await.map(|j| j.to_js()),
+    }
 }
 
-/// Sends a task-augmented `tools/call` (see the README).
+/// Sends a task-augmented `tools/call` (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = callTool, skip_typescript)]
 pub async fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     settle(start_call_tool(&client, &name, &args, &options)).await
 }
 
 fn start_call_tool(client: &JsValue, name: &JsValue, args: &JsValue, options: &JsValue) -> Started {
-    let (c, n, a, o) = checked("callTool", || {
-        Ok((read::client(client)?, read::name(name, "tool name")?, read::args(args)?, read::call_options(options)?))
-    })?;
-    Ok(api::call_tool(Rc::new(c), &n, a, o))
+    checked("callTool", || {
+        let journal = read::journal(field(options, "journal"), client)?;
+        let (c, n, a, o) =
+            (read::client(client)?, read::name(name, "tool name")?, read::args(args)?, read::call_options(options)?);
+        Ok(match journal {
+            None => Call::Plain(api::call_tool(Rc::new(c), &n, a, o)),
+            Some(j) => Call::Journaled(journal::call_tool(Rc::new(c), j, &n, a, o)),
+        })
+    })
 }
 
-/// Waits for a task to finish (see the README).
+/// Waits for a task to finish (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = awaitTask, skip_typescript)]
 pub async fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     settle(start_await_task(&client, &status_or_task_id, &options)).await
@@ -58,14 +78,21 @@ pub async fn await_task(client: JsValue, status_or_task_id: JsValue, options: Js
 
 fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Started {
     checked("awaitTask", || {
+        let journal = read::journal(field(options, "journal"), client)?;
         let c = read::client(client)?;
         let mut o = read::await_options(options)?;
-        o.answered = read::answered(options)?;
-        api::await_task(Rc::new(c), read::seed(seed)?, o)
+        Ok(match journal {
+            None => {
+                o.answered = read::answered(options)?;
+                Call::Plain(api::await_task(Rc::new(c), read::seed(seed)?, o)?)
+            }
+            Some(j) => Call::Journaled(journal::await_task(Rc::new(c), j, read::seed(seed)?, o)?),
+        })
     })
 }
 
-/// `callTool`, then `awaitTask` on a created task (see the README).
+/// `callTool`, then `awaitTask` on a created task (see the README); journaled with a `journal` option
+/// (on the wait's options, else on the call's).
 #[wasm_bindgen(js_name = callAndAwait, skip_typescript)]
 pub async fn call_and_await(
     client: JsValue,
@@ -79,12 +106,41 @@ pub async fn call_and_await(
 
 fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: &JsValue, wait: &JsValue) -> Started {
     checked("callAndAwait", || {
+        let value = field(wait, "journal").filter(|v| !v.is_null()).or_else(|| field(call, "journal"));
+        let journal = read::journal(value, client)?;
         let c = read::client(client)?;
         let n = read::name(name, "tool name")?;
         let a = read::args(args)?;
         let (co, wo) = (read::call_options(call)?, read::await_options(wait)?);
-        api::call_and_await(Rc::new(c), &n, a, co, wo)
+        Ok(match journal {
+            None => Call::Plain(api::call_and_await(Rc::new(c), &n, a, co, wo)?),
+            Some(j) => Call::Journaled(journal::call_and_await(Rc::new(c), j, &n, a, co, wo)?),
+        })
     })
+}
+
+/// The tasks a journal holds that can be resumed (see the README).
+#[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
+pub async fn pending_tasks(journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let store = checked("pendingTasks", || read::store(&journal))?;
+    let entries = journal::pending_tasks(store, field(&options, "server")).await?;
+    Ok(entries.into_iter().collect::<Array>().into())
+}
+
+/// Awaits every pending task of the client's server in a journal (see the README).
+#[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
+pub async fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let resuming = checked("resumeTasks", || {
+        let server = read::server(&client)?;
+        let on_outcome = read::on_outcome(&options)?;
+        let store = read::store(&journal)?;
+        let (c, o) = (read::client(&client)?, read::await_options(&options)?);
+        Ok(journal::resume_tasks(Rc::new(c), Journal { store, server }, o, on_outcome))
+    })?;
+    let item = |r: Resumed| {
+        JsValue::object(vec![("taskId", JsValue::from_str(&r.task_id)), ("tool", r.tool), ("outcome", r.outcome)])
+    };
+    Ok(resuming.await?.into_iter().map(item).collect::<Array>().into())
 }
 
 /// Reads the client, the task id and the options of a one-request function.
@@ -104,7 +160,8 @@ fn step_args(
 /// Reads a task's status once (`tasks/get`).
 #[wasm_bindgen(js_name = getTask, skip_typescript)]
 pub async fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    settle(step_args("getTask", &client, &task_id, &options).map(|(c, id, o)| api::get_task(c, &id, o))).await
+    settle(step_args("getTask", &client, &task_id, &options).map(|(c, id, o)| Call::Plain(api::get_task(c, &id, o))))
+        .await
 }
 
 /// Answers input requests by hand (`tasks/update`).
@@ -116,7 +173,8 @@ pub async fn update_task(
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let started = if is_plain_object(&responses) {
-        step_args("updateTask", &client, &task_id, &options).map(|(c, id, o)| api::update_task(c, &id, responses, o))
+        step_args("updateTask", &client, &task_id, &options)
+            .map(|(c, id, o)| Call::Plain(api::update_task(c, &id, responses, o)))
     } else {
         Err(type_error("updateTask", "responses must be an object (key → response)"))
     };
@@ -126,7 +184,10 @@ pub async fn update_task(
 /// Asks the server to cancel a task (`tasks/cancel`).
 #[wasm_bindgen(js_name = cancelTask, skip_typescript)]
 pub async fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    settle(step_args("cancelTask", &client, &task_id, &options).map(|(c, id, o)| api::cancel_task(c, &id, o))).await
+    settle(
+        step_args("cancelTask", &client, &task_id, &options).map(|(c, id, o)| Call::Plain(api::cancel_task(c, &id, o))),
+    )
+    .await
 }
 
 /// What `liveCounts()` returns.

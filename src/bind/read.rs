@@ -6,9 +6,11 @@ use crate::engine::wait::{read_seed, Seed};
 use crate::json::Json;
 use crate::shell::client::{js_handlers, JsClient};
 use crate::shell::hooks::{js_input_fn, js_status, Handlers};
+use crate::shell::journal::{Journal, OutcomeFn, Store};
 use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use crate::shell::values::{as_function, field, is_plain_object};
 use js_sys::Function;
+use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -177,4 +179,39 @@ pub fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
 /// The task id or status `awaitTask` starts from.
 pub fn seed(v: &JsValue) -> Check<Seed<JsValue>> {
     read_seed(v.clone())
+}
+
+/// A `journal` value: a store, or `true` (the default store, where IndexedDB exists).
+pub fn store(v: &JsValue) -> Check<Store> {
+    let store = if v.as_bool() == Some(true) { Store::default_store() } else { Store::read(v) };
+    store.ok_or_else(|| {
+        "the journal must have get, put, delete and list (or be true: IndexedDB, where it exists)".to_owned()
+    })
+}
+
+/// The server a journaled client's tasks belong to: its `id`.
+pub fn server(client: &JsValue) -> Check<String> {
+    match field(client, "id").and_then(|id| id.as_string()) {
+        Some(id) if !id.is_empty() => Ok(id),
+        _ => {
+            Err("a journaled client needs an id (httpClient and stdioClient set it; set client.id on others)"
+                .to_owned())
+        }
+    }
+}
+
+/// The `journal` option (`value`, when given) of a call on `client`: `None` without one.
+pub fn journal(value: Option<JsValue>, client: &JsValue) -> Check<Option<Journal>> {
+    let Some(v) = value else { return Ok(None) };
+    let store = store(&v)?;
+    Ok(Some(Journal { store, server: server(client)? }))
+}
+
+/// `resumeTasks`'s `onOutcome(outcome, entry)` (`this` undefined).
+pub fn on_outcome(options: &JsValue) -> Check<Option<OutcomeFn>> {
+    let f = function(options, "onOutcome").map_err(|_| "options.onOutcome must be a function".to_owned())?;
+    Ok(f.map(|f| {
+        Rc::new(move |outcome: &JsValue, entry: &JsValue| f.call2(&JsValue::UNDEFINED, outcome, entry).map(drop))
+            as OutcomeFn
+    }))
 }

@@ -349,8 +349,8 @@ export interface LiveCounts {
   timers: number;
 }
 
-// The async API (js/run.js drives the engine's machines; declared here so the entry declarations
-// list them with the module's own functions).
+// The async API: the module's `#[wasm_bindgen] pub async fn` exports (src/bind/exports.rs), declared
+// here (they skip wasm-bindgen's own declarations, whose types would be `any`).
 
 /**
  * Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
@@ -372,6 +372,16 @@ export function awaitTask(client: TasksClient, statusOrTaskId: TaskStatus | stri
  * sent. The call's `signal` also bounds the wait unless `awaitOptions` has its own.
  */
 export function callAndAwait(client: TasksClient, name: string, args?: Record<string, unknown>, callOptions?: CallToolOptions, awaitOptions?: AwaitTaskOptions): Promise<CallAndAwaitOutcome>;
+
+/** The tasks `journal` holds that can be resumed (of `options.server` only, when given); expired ones
+ * are dropped from the store. */
+export function pendingTasks(journal: Journal | true, options?: { server?: string }): Promise<JournalEntry[]>;
+
+/** Awaits every pending task of `client`'s server (`client.id`) in `journal`, each under its Web Lock;
+ * `onOutcome` reports each outcome as it arrives; the other options are `awaitTask`'s. */
+export function resumeTasks(client: TasksClient, journal: Journal | true, options?: Omit<AwaitTaskOptions, "journal" | "answered"> & {
+  onOutcome?: (outcome: AwaitTaskOutcome, entry: JournalEntry) => void;
+}): Promise<Array<{ taskId: string; tool: string | null; outcome: AwaitTaskOutcome }>>;
 
 /** Reads a task's status once (`tasks/get`): `{tag: "ok", status}` or `{tag: "error", error}`. */
 export function getTask(client: TasksClient, taskId: string, options?: StepOptions): Promise<GetTaskOutcome>;

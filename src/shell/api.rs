@@ -78,9 +78,21 @@ fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitOptions, Hook
     Ok((opts, hooks))
 }
 
-/// The caller's signal as the run watches it.
-fn one_signal(signal: &Option<web_sys::AbortSignal>) -> Vec<(JsValue, AbortScope)> {
-    signal_value(signal).map(|s| (s, AbortScope::All)).into_iter().collect()
+/// The caller's signal as the run watches it, and `stop` (see [`Stop`]).
+fn one_signal(signal: &Option<web_sys::AbortSignal>, stop: Stop) -> Vec<(JsValue, AbortScope)> {
+    let mut signals: Vec<_> = signal_value(signal).map(|s| (s, AbortScope::All)).into_iter().collect();
+    with_stop(&mut signals, stop);
+    signals
+}
+
+/// One more signal a run watches besides the caller's: its abort ends the whole call, rejecting with
+/// its reason (the task journal's, when a store fails: `super::journal`). `None`: none.
+pub type Stop<'a> = Option<&'a web_sys::AbortSignal>;
+
+fn with_stop(signals: &mut Vec<(JsValue, AbortScope)>, stop: Stop) {
+    if let Some(s) = stop {
+        signals.push((s.unchecked_ref::<JsValue>().clone(), AbortScope::All));
+    }
 }
 
 /// Drives `machine` with `client`'s declaration.
@@ -97,7 +109,18 @@ fn run(
 
 /// Sends a task-augmented `tools/call`: `Task`, `Result`, `InputRequired` (MRTR) or `Error`.
 pub fn call_tool(client: Rc<dyn Client>, name: &str, args: Option<JsValue>, options: CallOptions) -> Driving {
-    let signals = one_signal(&options.signal);
+    call_tool_until(client, name, args, options, None)
+}
+
+/// [`call_tool`], also ended by `stop`.
+pub(super) fn call_tool_until(
+    client: Rc<dyn Client>,
+    name: &str,
+    args: Option<JsValue>,
+    options: CallOptions,
+    stop: Stop,
+) -> Driving {
+    let signals = one_signal(&options.signal, stop);
     let (opts, hooks) = call_part(client.as_ref(), options);
     let machine = CallTool::new(name.to_owned(), args, opts, now());
     run(client, Box::new(machine), hooks, None, signals)
@@ -106,9 +129,25 @@ pub fn call_tool(client: Rc<dyn Client>, name: &str, args: Option<JsValue>, opti
 /// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err(message)`: the
 /// seed or the options are wrong (nothing was sent).
 pub fn await_task(client: Rc<dyn Client>, seed: Seed<JsValue>, options: AwaitOptions) -> Result<Driving, String> {
+    await_task_until(client, seed, options, None)
+}
+
+/// [`await_task`], also ended by `stop`.
+pub(super) fn await_task_until(
+    client: Rc<dyn Client>,
+    seed: Seed<JsValue>,
+    options: AwaitOptions,
+    stop: Stop,
+) -> Result<Driving, String> {
     let (opts, hooks) = wait_part(client.as_ref(), &options)?;
     let machine = Wait::resume(seed, opts, &options.answered, now())?;
-    Ok(run(client, Box::new(machine), hooks, None, one_signal(&options.signal)))
+    Ok(run(client, Box::new(machine), hooks, None, one_signal(&options.signal, stop)))
+}
+
+/// What [`await_task`] would reject `seed` and `options` with (nothing is sent, no time is taken).
+pub(super) fn check_await(client: &dyn Client, seed: &Seed<JsValue>, options: &AwaitOptions) -> Result<(), String> {
+    let (opts, _) = wait_part(client, options)?;
+    Wait::resume(seed.clone(), opts, &options.answered, now()).map(drop)
 }
 
 /// `call_tool`, then `await_task` on a created task. `Err(message)`: the wait's options are wrong
@@ -120,6 +159,18 @@ pub fn call_and_await(
     call: CallOptions,
     wait: AwaitOptions,
 ) -> Result<Driving, String> {
+    call_and_await_until(client, name, args, call, wait, None)
+}
+
+/// [`call_and_await`], also ended by `stop`.
+pub(super) fn call_and_await_until(
+    client: Rc<dyn Client>,
+    name: &str,
+    args: Option<JsValue>,
+    call: CallOptions,
+    wait: AwaitOptions,
+    stop: Stop,
+) -> Result<Driving, String> {
     let (wait_opts, wait_hooks) = wait_part(client.as_ref(), &wait)?;
     let wait_signal = signal_value(&wait.signal);
     let mut signals = Vec::new();
@@ -129,6 +180,7 @@ pub fn call_and_await(
     if let Some(s) = wait_signal {
         signals.push((s, AbortScope::Wait));
     }
+    with_stop(&mut signals, stop);
     let (opts, hooks) = call_part(client.as_ref(), call);
     let machine = CallAndAwait::new(name.to_owned(), args, opts, wait_opts, now());
     Ok(run(client, Box::new(machine), hooks, Some(wait_hooks), signals))
@@ -138,7 +190,7 @@ pub fn call_and_await(
 fn step(client: Rc<dyn Client>, call: Call<JsValue>, task_id: &str, o: StepOptions) -> Driving {
     let b = bounds(o.timeout, o.request_timeout, client.request_timeout());
     let machine = Step::new(call, task_id.to_owned(), b, retry(o.retries), now());
-    run(client, Box::new(machine), Hooks::default(), None, one_signal(&o.signal))
+    run(client, Box::new(machine), Hooks::default(), None, one_signal(&o.signal, None))
 }
 
 /// Reads a task's status once (`tasks/get`).

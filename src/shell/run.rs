@@ -49,6 +49,17 @@ impl Inbox {
         }
     }
 
+    /// The next event pushed: `Pending` until there is one (the push wakes `cx`).
+    pub fn poll_next(&self, cx: &mut Context<'_>) -> Poll<Event<JsValue>> {
+        match self.pop() {
+            Some(e) => Poll::Ready(e),
+            None => {
+                *self.waker.borrow_mut() = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        }
+    }
+
     fn pop(&self) -> Option<Event<JsValue>> {
         let mut events = self.events.borrow_mut();
         let e = events.pop_front();
@@ -281,23 +292,7 @@ impl Run {
 
     /// A best-effort request nobody awaits (a `tasks/cancel` on abort), aborted after `timeout_ms`.
     fn send_detached(&self, call: &Call<JsValue>, timeout_ms: u64) {
-        let controller = web_sys::AbortController::new().ok();
-        let mut reply = self.send(call, Some(timeout_ms), controller.as_ref());
-        let counted = Counted::new(Counter::Requests);
-        let mut bound = sleep_until(now().saturating_add(timeout_ms));
-        spawn_local(async move {
-            let timed_out = poll_fn(|cx| {
-                if reply.as_mut().poll(cx).is_ready() {
-                    return Poll::Ready(false);
-                }
-                Pin::new(&mut bound).poll(cx).map(|()| true)
-            })
-            .await;
-            if timed_out {
-                abort(controller.as_ref());
-            }
-            drop(counted);
-        });
+        detached(self.client.as_ref(), call.method(), call.params(&self.capabilities), timeout_ms);
     }
 
     fn open_stream(&mut self, call: &Call<JsValue>) {
@@ -407,6 +402,29 @@ impl Drop for Run {
             close_stream(*s);
         }
     }
+}
+
+/// Sends `method` with `params` through `client` and awaits nobody: a best-effort request (a
+/// `tasks/cancel` on abort), aborted after `timeout_ms`, counted while in flight.
+pub fn detached(client: &dyn Client, method: &str, params: JsValue, timeout_ms: u64) {
+    let controller = web_sys::AbortController::new().ok();
+    let options = RequestOptions { signal: signal_of(controller.as_ref()), timeout_ms: Some(timeout_ms) };
+    let mut reply = client.request(method, params, options);
+    let counted = Counted::new(Counter::Requests);
+    let mut bound = sleep_until(now().saturating_add(timeout_ms));
+    spawn_local(async move {
+        let timed_out = poll_fn(|cx| {
+            if reply.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(false);
+            }
+            Pin::new(&mut bound).poll(cx).map(|()| true)
+        })
+        .await;
+        if timed_out {
+            abort(controller.as_ref());
+        }
+        drop(counted);
+    });
 }
 
 /// The signal of `controller` (a fresh, never-aborted one in the unlikely case there is no controller).

@@ -23,7 +23,10 @@ const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: "utf8",
 const PACKED = [
   "LICENSE", "README.md", "package.json",
   "pkg/index.d.ts", "pkg/index.js", "pkg/mcp_tasks_wasm.d.ts", "pkg/mcp_tasks_wasm.js", "pkg/mcp_tasks_wasm_bg.wasm",
-  "pkg/node.d.ts", "pkg/node.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/http.js", "pkg/journal.js", "pkg/port.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
+  "pkg/node.d.ts", "pkg/node.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/http.js", "pkg/stores.js", "pkg/port.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
+  // The journal's stores as the wasm-bindgen snippet the glue imports (the directory is named with a
+  // hash of the crate: read from the build).
+  ...readdirSync(join(root, "pkg/snippets")).map((d) => `pkg/snippets/${d}/js/stores.js`),
 ];
 
 let failed = 0;

@@ -1,0 +1,211 @@
+//! The journaled calls: `call_tool`, `await_task` and `call_and_await` with a journal. Each runs the
+//! engine's call (`crate::shell::api`) on a [`JournaledClient`] with journaled callbacks, watching the
+//! record's stop signal besides the caller's; a store failure ends the call with its error outcome,
+//! and a terminal outcome removes the entry.
+//!
+//! `cancelOnAbort` is honoured here, on the caller's own signal only: the engine never sees it (the
+//! stop signal aborts the run too, and a store failure never cancels the task).
+
+use super::client::{journaled_handlers, journaled_input, journaled_status, JournaledClient};
+use super::lock::{broadcast, lock_name, one_waiter, Body};
+use super::record::Record;
+use super::store::key_of;
+use super::{Journal, Journaled, Journaling};
+use crate::engine::wait::Seed;
+use crate::json::Json;
+use crate::shell::api::{self, check_await, Driving};
+use crate::shell::client::Client;
+use crate::shell::options::{millis, AwaitOptions, CallOptions, Input};
+use crate::shell::run::detached;
+use std::rc::Rc;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::spawn_local;
+
+/// The bound of a best-effort `tasks/cancel` when neither the options nor the client set one.
+const CANCEL_TIMEOUT_MS: u64 = 5000;
+
+/// A listener on the caller's signal that sends a best-effort `tasks/cancel` for the record's task
+/// (once known) on abort; removed when dropped (the call ended).
+struct CancelOnAbort {
+    signal: web_sys::EventTarget,
+    listener: Closure<dyn FnMut()>,
+}
+
+impl CancelOnAbort {
+    /// Listens on `signal` when `wanted` (`request_timeout`: the options' bound of a request); `None` when not wanted, or the signal cannot be listened to.
+    fn new(
+        wanted: bool,
+        signal: Option<web_sys::AbortSignal>,
+        record: &Rc<Record>,
+        client: &Rc<dyn Client>,
+        request_timeout: Option<Duration>,
+    ) -> Option<Self> {
+        let signal: web_sys::EventTarget = signal.filter(|_| wanted)?.unchecked_into();
+        let timeout = request_timeout.or(client.request_timeout());
+        let timeout_ms = timeout.map_or(Some(CANCEL_TIMEOUT_MS), millis).unwrap_or(u64::MAX);
+        let (record, client) = (record.clone(), client.clone());
+        let listener = Closure::<dyn FnMut()>::new(move || {
+            let Some(task_id) = record.task_id() else { return };
+            let client = client.clone();
+            // After a microtask: application code never runs inside the abort.
+            spawn_local(async move {
+                let params = JsValue::object(vec![("taskId", JsValue::from_str(&task_id))]);
+                detached(client.as_ref(), "tasks/cancel", params, timeout_ms);
+            });
+        });
+        signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref()).ok()?;
+        Some(Self { signal, listener })
+    }
+}
+
+impl Drop for CancelOnAbort {
+    fn drop(&mut self) {
+        let _ = self.signal.remove_event_listener_with_callback("abort", self.listener.as_ref().unchecked_ref());
+    }
+}
+
+/// The call's options, its answers journaled.
+fn call_options(record: &Rc<Record>, mut o: CallOptions) -> CallOptions {
+    o.input_handlers = o.input_handlers.map(|h| journaled_handlers(record, h));
+    if let Input::Function(f) = o.input {
+        o.input = Input::Function(journaled_input(record, f));
+    }
+    o
+}
+
+/// The wait's options, its answers and statuses journaled, without `cancelOnAbort` (see the module).
+fn await_options(record: &Rc<Record>, mut o: AwaitOptions) -> AwaitOptions {
+    o.input_handlers = o.input_handlers.map(|h| journaled_handlers(record, h));
+    if let Input::Function(f) = o.input {
+        o.input = Input::Function(journaled_input(record, f));
+    }
+    o.on_status = Some(journaled_status(record, o.on_status));
+    o.cancel_on_abort = false;
+    o
+}
+
+/// Awaits the run of `record`'s call; a store failure is the journal's error outcome, and a terminal
+/// outcome removes the entry (and with `tell`, is broadcast to the task's other waiters). The lock the
+/// record kept is released at the end.
+fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell: bool) -> Journaling {
+    Box::pin(async move {
+        let settled = run.await;
+        drop(cancel);
+        record.idle().await;
+        let out = match (record.failure(), settled) {
+            (Some(f), _) => Ok(Journaled::Failed(f)),
+            (None, Err(e)) => Err(e),
+            (None, Ok(outcome)) => {
+                record.finish(&outcome).await;
+                Ok(Journaled::Outcome(outcome))
+            }
+        };
+        if let Some(task_id) = record.task_id().filter(|_| tell) {
+            broadcast(&lock_name(&record.journal().server, &task_id), &out);
+        }
+        record.release();
+        out
+    })
+}
+
+/// `api::call_tool`, journaled in `journal`: a created task is journaled (and its lock held) before
+/// the engine sees it, so before the outcome is given.
+pub fn call_tool(
+    client: Rc<dyn Client>,
+    journal: Journal,
+    name: &str,
+    args: Option<JsValue>,
+    options: CallOptions,
+) -> Journaling {
+    let record = Record::new(journal);
+    let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.to_owned())));
+    let options = call_options(&record, options);
+    let run = api::call_tool_until(watched, name, args, options, record.stop_signal().as_ref());
+    settle(record, run, None, false)
+}
+
+/// `api::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
+/// [`one_waiter`]): the entry is loaded (or created), its answered keys never asked again, and it is
+/// removed at a terminal outcome. `Err(message)`: the seed or the options are wrong (nothing was
+/// sent).
+pub fn await_task(
+    client: Rc<dyn Client>,
+    journal: Journal,
+    seed: Seed<JsValue>,
+    options: AwaitOptions,
+) -> Result<Journaling, String> {
+    check_await(client.as_ref(), &seed, &options)?;
+    let task_id = match &seed {
+        Seed::TaskId(id) => Some(id.clone()),
+        Seed::Status(s) => s.get_str("taskId"),
+    }
+    .filter(|id| !id.is_empty())
+    .ok_or("the task status has no taskId")?;
+    let (server, id, signal) = (journal.server.clone(), task_id.clone(), options.signal.clone());
+    let body: Body = Box::new(move |after_other| {
+        Box::pin(async move {
+            if after_other {
+                // The wait that held the task ended and its entry is gone: the task ended there. Its
+                // outcome is read from the server, not journaled again (no handler runs: it is over).
+                let left = journal.store.get(&key_of(&journal.server, &task_id)).await;
+                if left.as_ref().is_ok_and(JsValue::is_undefined) {
+                    let run = api::await_task(client, Seed::TaskId(task_id), options).map_err(type_error)?;
+                    return run.await.map(Journaled::Outcome);
+                }
+            }
+            let record = Record::new(journal);
+            let status = match &seed {
+                Seed::Status(s) => Some(s.clone()),
+                Seed::TaskId(_) => None,
+            };
+            record.open(&task_id, None, status).await;
+            if let Some(f) = record.failure() {
+                return Ok(Journaled::Failed(f));
+            }
+            let cancel = CancelOnAbort::new(
+                options.cancel_on_abort,
+                options.signal.clone(),
+                &record,
+                &client,
+                options.request_timeout,
+            );
+            let watched = Rc::new(JournaledClient::new(client, record.clone(), None));
+            let mut options = await_options(&record, options);
+            options.answered = record.answered_before();
+            let stop = record.stop_signal();
+            let run = api::await_task_until(watched, seed, options, stop.as_ref()).map_err(type_error)?;
+            settle(record, run, cancel, false).await
+        })
+    });
+    Ok(Box::pin(async move { one_waiter(&server, &id, signal, body).await }))
+}
+
+/// `api::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
+/// held), its answers as they are given, and it is removed at a terminal outcome, which the other
+/// waiters of the task hear. `Err(message)`: the wait's options are wrong (nothing was sent).
+pub fn call_and_await(
+    client: Rc<dyn Client>,
+    journal: Journal,
+    name: &str,
+    args: Option<JsValue>,
+    call: CallOptions,
+    wait: AwaitOptions,
+) -> Result<Journaling, String> {
+    let record = Record::new(journal);
+    let signal = wait.signal.clone().or_else(|| call.signal.clone());
+    let cancel_on_abort = wait.cancel_on_abort;
+    let timeout = wait.request_timeout;
+    let watched = Rc::new(JournaledClient::new(client.clone(), record.clone(), Some(name.to_owned())));
+    let (call, wait) = (call_options(&record, call), await_options(&record, wait));
+    let run = api::call_and_await_until(watched, name, args, call, wait, record.stop_signal().as_ref())?;
+    let cancel = CancelOnAbort::new(cancel_on_abort, signal, &record, &client, timeout);
+    Ok(settle(record, run, cancel, true))
+}
+
+/// A `TypeError` "awaitTask: message" (a check that passed before the wait went on fails: cannot
+/// happen, but is never a panic).
+fn type_error(message: String) -> JsValue {
+    js_sys::TypeError::new(&["awaitTask: ", &message].concat()).into()
+}

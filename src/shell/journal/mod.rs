@@ -1,0 +1,89 @@
+//! The task journal: long tasks survive page reloads, closed tabs and extension service-worker
+//! restarts.
+//!
+//! With a journal, [`call_tool`], [`call_and_await`] and [`await_task`] record each task they create
+//! or await — before the outcome can be lost — and remove it at a terminal outcome; [`pending_tasks`]
+//! lists what is left and [`resume_tasks`] awaits it again. The rules:
+//! - a task is journaled before the engine sees the answer that created it; an input answer is
+//!   journaled (key, SHA-256 of its JSON, and the answer itself) before the `tasks/update` that carries
+//!   it goes out, and the answer is dropped once that update is acknowledged (the hash stays);
+//! - a resumed wait never asks a key answered before: an acknowledged key counts as answered; an
+//!   unacknowledged answer is sent once again, without calling a handler (`answered` of the wait);
+//! - one waiter per task across the tabs and workers of an origin ([`lock`]);
+//! - a store that fails ends the call with an error outcome (`kind: "journal"`), never a silent loss.
+//!
+//! The stores themselves are JS objects behind the `Journal` interface ([`Store`]).
+
+mod calls;
+mod client;
+mod entry;
+mod hash;
+pub mod lock;
+mod record;
+mod resume;
+mod store;
+
+pub use calls::{await_task, call_and_await, call_tool};
+pub use record::StoreFailure;
+pub use resume::{pending_tasks, resume_tasks, Listing, OutcomeFn, Resumed, Resuming};
+pub use store::Store;
+
+use crate::engine::{Cause, Outcome};
+use crate::shell::outcome::outcome_to_js;
+use std::future::Future;
+use std::pin::Pin;
+use wasm_bindgen::JsValue;
+
+/// Where a journaled call records its task: the store, and the server the task belongs to (the
+/// client's `id`: a task id is unique only on its server).
+#[derive(Clone, Debug)]
+pub struct Journal {
+    /// The store.
+    pub store: Store,
+    /// The client's `id`.
+    pub server: String,
+}
+
+/// How a journaled call ended.
+#[derive(Clone, Debug)]
+pub enum Journaled {
+    /// The engine's outcome.
+    Outcome(Outcome<JsValue>),
+    /// The store failed: the call's error outcome (the task is not cancelled).
+    Failed(StoreFailure),
+    /// Another waiter of the task (another tab or worker) ended it: its outcome object, as it was
+    /// broadcast.
+    Heard(JsValue),
+}
+
+impl Journaled {
+    /// The tagged outcome object.
+    pub fn to_js(&self) -> JsValue {
+        match self {
+            Self::Outcome(o) => outcome_to_js(o),
+            Self::Failed(f) => f.to_js(),
+            Self::Heard(v) => v.clone(),
+        }
+    }
+}
+
+/// What a journaled call settles with: how it ended, or what it rejects with (the caller's abort
+/// reason, what an application callback threw).
+pub type Finished = Result<Journaled, JsValue>;
+
+/// A journaled call on its way (one boxed future, whatever the call).
+pub type Journaling = Pin<Box<dyn Future<Output = Finished>>>;
+
+/// An outcome after which the task can never be resumed: `ok`, `cancelled`, the task failed or
+/// expired, or the server does not know it (`-32602`).
+pub fn is_terminal(o: &Outcome<JsValue>) -> bool {
+    match o {
+        Outcome::Result(_) | Outcome::Status(_) | Outcome::Ack | Outcome::Cancelled(_) => true,
+        Outcome::Error(f) => match f.cause {
+            Some(Cause::TaskFailed { .. } | Cause::Expired { .. }) => true,
+            Some(Cause::RpcError { .. }) => f.code == -32602,
+            _ => false,
+        },
+        Outcome::Task(_) | Outcome::InputRequired(_) => false,
+    }
+}

@@ -1,0 +1,344 @@
+//! One journaled call's record: the entry of its task (once known), its writes to the store in order,
+//! and the first store failure, which ends the call.
+//!
+//! Writes are queued and carried out one after the other by one local task, whether or not anybody
+//! awaits them (a status write is not awaited by the wait; a later write carries its status if it is
+//! lost). After a failure the writes left are skipped; the failure aborts the record's stop signal,
+//! which the call's run watches, and the call ends with [`StoreFailure`]'s outcome.
+
+use super::entry::{Answered, Entry};
+use super::hash::{digest, hash_text, text_of};
+use super::lock::Held;
+use super::store::key_of;
+use super::{is_terminal, Journal};
+use crate::engine::Outcome;
+use crate::json::Json;
+use crate::shell::values::js_string;
+use js_sys::Reflect;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::future::poll_fn;
+use std::rc::Rc;
+use std::task::{Poll, Waker};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::spawn_local;
+
+/// The only operation a failure is recorded for: every recorded write is a `put` (the removal at the
+/// end is not recorded).
+const OPERATION: &str = "put";
+
+/// A store that failed: the call's error outcome `{tag: "error", error: {code: -32603, kind:
+/// "journal", message: "journal: put failed: <detail>", data: {taskId, operation}, cause: {type:
+/// "journal_failed", operation, error, status}}}`.
+#[derive(Clone, Debug)]
+pub struct StoreFailure {
+    /// What the store threw (or rejected with).
+    pub error: JsValue,
+    /// `"journal: put failed: "` and the error's message (else its text).
+    pub message: String,
+    /// The task, when it was known.
+    pub task_id: Option<String>,
+    /// The task's last status, when one was seen: the task is never lost.
+    pub status: Option<JsValue>,
+}
+
+impl StoreFailure {
+    /// The error outcome object.
+    pub fn to_js(&self) -> JsValue {
+        let op = || js_string(OPERATION);
+        let task_id = self.task_id.as_deref().map_or(JsValue::NULL, JsValue::from_str);
+        let data = JsValue::object(vec![("taskId", task_id), ("operation", op())]);
+        let cause = JsValue::object(vec![
+            ("type", js_string("journal_failed")),
+            ("operation", op()),
+            ("error", self.error.clone()),
+            ("status", self.status.clone().unwrap_or(JsValue::NULL)),
+        ]);
+        let error = JsValue::object(vec![
+            ("code", JsValue::from_f64(-32603.0)),
+            ("message", JsValue::from_str(&self.message)),
+            ("kind", js_string("journal")),
+            ("data", data),
+            ("cause", cause),
+        ]);
+        JsValue::object(vec![("tag", js_string("error")), ("error", error)])
+    }
+}
+
+/// The text of a store's failure: its `message` (else the value's own text; "unreadable error" when
+/// reading either throws).
+fn detail(e: &JsValue) -> String {
+    let message =
+        if e.is_object() || e.is_function() { Reflect::get(e, &js_string("message")) } else { Ok(JsValue::UNDEFINED) };
+    match message {
+        Ok(m) if m.is_undefined() || m.is_null() => text_of(e),
+        Ok(m) => text_of(&m),
+        Err(x) => Err(x),
+    }
+    .unwrap_or_else(|_| "unreadable error".to_owned())
+}
+
+/// A write to the store.
+enum Write {
+    /// Load (or create) the entry of the task and journal the status it came with.
+    Open { task_id: String, tool: Option<String>, status: Option<JsValue> },
+    /// A new status.
+    Status(JsValue),
+    /// An answer for a key (with its hash).
+    Answer { key: String, response: JsValue },
+    /// A `tasks/update` carrying these keys was acknowledged: their answers go (the hashes stay).
+    Acked(Vec<String>),
+}
+
+#[derive(Default)]
+struct State {
+    entry: Option<Entry>,
+    key: String,
+    failed: Option<StoreFailure>,
+    queue: VecDeque<Write>,
+    draining: bool,
+    queued: u64,
+    written: u64,
+    wakers: Vec<Waker>,
+}
+
+/// One journaled call's record.
+pub struct Record {
+    journal: Journal,
+    stop: Option<web_sys::AbortController>,
+    state: RefCell<State>,
+    lock: RefCell<Option<Held>>,
+}
+
+impl Record {
+    /// A record of a call journaled in `journal`.
+    pub fn new(journal: Journal) -> Rc<Self> {
+        Rc::new(Self {
+            journal,
+            stop: web_sys::AbortController::new().ok(),
+            state: RefCell::new(State::default()),
+            lock: RefCell::new(None),
+        })
+    }
+
+    /// The journal the record writes to.
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
+    /// Aborted by the first store failure (the run watches it).
+    pub fn stop_signal(&self) -> Option<web_sys::AbortSignal> {
+        self.stop.as_ref().map(web_sys::AbortController::signal)
+    }
+
+    /// The task, once journaled.
+    pub fn task_id(&self) -> Option<String> {
+        self.state.borrow().entry.as_ref().map(|e| e.task_id.clone())
+    }
+
+    /// The first store failure.
+    pub fn failure(&self) -> Option<StoreFailure> {
+        self.state.borrow().failed.clone()
+    }
+
+    /// Keeps `held` (the task's Web Lock) until [`Record::release`].
+    pub fn keep_lock(&self, held: Option<Held>) {
+        *self.lock.borrow_mut() = held;
+    }
+
+    /// Releases the lock kept, if any.
+    pub fn release(&self) {
+        drop(self.lock.borrow_mut().take());
+    }
+
+    /// The keys answered before, as `awaitTask`'s `answered` (with the answers not acknowledged).
+    pub fn answered_before(&self) -> Vec<(String, Option<JsValue>)> {
+        let s = self.state.borrow();
+        let answered = s.entry.as_ref().map_or(&[][..], |e| &e.answered[..]);
+        answered.iter().map(|a| (a.key.clone(), a.answer.clone())).collect()
+    }
+
+    /// Loads (or creates) the entry of `task_id` and journals `status`; resolves once it is stored
+    /// (or failed).
+    pub async fn open(self: &Rc<Self>, task_id: &str, tool: Option<String>, status: Option<JsValue>) {
+        let seq = self.enqueue(Write::Open { task_id: task_id.to_owned(), tool, status });
+        self.written(seq).await;
+    }
+
+    /// A new status seen (not awaited: a later write carries it if this one is lost). Terminal ones are
+    /// not journaled: the entry goes at the end.
+    pub fn status(self: &Rc<Self>, status: &JsValue) {
+        if self.state.borrow().entry.is_none() || !status.is_object() {
+            return;
+        }
+        if matches!(status.get_str("status").as_deref(), Some("completed" | "failed" | "cancelled")) {
+            return;
+        }
+        self.enqueue(Write::Status(status.clone()));
+    }
+
+    /// Journals the answer `response` for `key` before it may be sent (nothing before the task exists:
+    /// an MRTR round). `Err`: what the store threw (the call ends).
+    pub async fn answer(self: &Rc<Self>, key: &str, response: &JsValue) -> Result<(), JsValue> {
+        if self.state.borrow().entry.is_none() {
+            return Ok(());
+        }
+        let seq = self.enqueue(Write::Answer { key: key.to_owned(), response: response.clone() });
+        self.written(seq).await;
+        match &self.state.borrow().failed {
+            Some(f) => Err(f.error.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// A `tasks/update` carrying `keys` was acknowledged.
+    pub fn acked(self: &Rc<Self>, keys: Vec<String>) {
+        if self.state.borrow().entry.is_some() {
+            self.enqueue(Write::Acked(keys));
+        }
+    }
+
+    /// Resolves when every write queued so far is done.
+    pub async fn idle(&self) {
+        let seq = self.state.borrow().queued;
+        self.written(seq).await;
+    }
+
+    /// The call ended with `outcome`: a terminal one removes the entry (a failed removal loses
+    /// nothing: the entry is found terminal, or expired, on the next resume).
+    pub async fn finish(&self, outcome: &Outcome<JsValue>) {
+        self.idle().await;
+        let key = {
+            let s = self.state.borrow();
+            if s.entry.is_none() || s.failed.is_some() || !is_terminal(outcome) {
+                return;
+            }
+            s.key.clone()
+        };
+        let _ = self.journal.store.delete(&key).await;
+    }
+
+    /// Queues `w`; its sequence number.
+    fn enqueue(self: &Rc<Self>, w: Write) -> u64 {
+        let (seq, start) = {
+            let mut s = self.state.borrow_mut();
+            s.queue.push_back(w);
+            s.queued += 1;
+            (s.queued, !std::mem::replace(&mut s.draining, true))
+        };
+        if start {
+            spawn_local(drain(self.clone()));
+        }
+        seq
+    }
+
+    /// Resolves once write `seq` is done.
+    async fn written(&self, seq: u64) {
+        poll_fn(|cx| {
+            let mut s = self.state.borrow_mut();
+            if s.written >= seq {
+                return Poll::Ready(());
+            }
+            s.wakers.push(cx.waker().clone());
+            Poll::Pending
+        })
+        .await;
+    }
+
+    /// Carries out `w`: what it needs first (the stored entry, the answer's digest), then the change to
+    /// the entry and the `put` of it.
+    async fn write(&self, w: Write) -> Result<(), JsValue> {
+        let store = &self.journal.store;
+        let first = match &w {
+            Write::Open { task_id, .. } => Some(store.get(&key_of(&self.journal.server, task_id))),
+            Write::Answer { response, .. } => Some(digest(response)?),
+            Write::Status(_) | Write::Acked(_) => None,
+        };
+        let got = match first {
+            Some(reply) => reply.await?,
+            None => JsValue::UNDEFINED,
+        };
+        let Some((key, entry)) = self.apply(w, &got) else { return Ok(()) };
+        store.put(&key, &entry).await.map(drop)
+    }
+
+    /// Changes the entry by `w` (`got`: what it needed first); the key and the entry to put (`None`
+    /// when there is no entry).
+    fn apply(&self, w: Write, got: &JsValue) -> Option<(String, JsValue)> {
+        let mut s = self.state.borrow_mut();
+        match w {
+            Write::Open { task_id, tool, status } => {
+                let server = &self.journal.server;
+                let mut entry = Entry::read(got, server, &task_id).unwrap_or_else(|| Entry::new(server, &task_id));
+                if tool.is_some() {
+                    entry.tool = tool;
+                }
+                if let Some(status) = &status {
+                    entry.see(status);
+                }
+                s.key = key_of(server, &task_id);
+                s.entry = Some(entry);
+            }
+            Write::Status(status) => s.entry.as_mut()?.see(&status),
+            Write::Answer { key, response } => {
+                let e = s.entry.as_mut()?;
+                e.answered.retain(|a| a.key != key);
+                e.answered.push(Answered { key, hash: hash_text(got), answer: Some(response) });
+            }
+            Write::Acked(keys) => {
+                for a in s.entry.as_mut()?.answered.iter_mut().filter(|a| keys.contains(&a.key)) {
+                    a.answer = None;
+                }
+            }
+        }
+        Some((s.key.clone(), s.entry.as_ref()?.to_js()))
+    }
+
+    /// Records the store's failure `e` (the first one only) and aborts the stop signal.
+    fn fail(&self, e: JsValue) {
+        {
+            let mut s = self.state.borrow_mut();
+            if s.failed.is_some() {
+                return;
+            }
+            let entry = s.entry.as_ref();
+            s.failed = Some(StoreFailure {
+                message: ["journal: ", OPERATION, " failed: ", &detail(&e)].concat(),
+                task_id: entry.map(|x| x.task_id.clone()),
+                status: entry.and_then(|x| x.status.clone()),
+                error: e.clone(),
+            });
+        }
+        // Outside the borrow: the abort runs the signal's listeners at once.
+        if let Some(c) = &self.stop {
+            c.abort_with_reason(&e);
+        }
+    }
+}
+
+/// Carries out the queued writes one after the other until none is left (skipping them after a
+/// failure), waking whoever awaits each.
+async fn drain(record: Rc<Record>) {
+    loop {
+        let next = {
+            let mut s = record.state.borrow_mut();
+            let w = s.queue.pop_front();
+            if w.is_none() {
+                s.draining = false;
+            }
+            w.map(|w| (w, s.failed.is_some()))
+        };
+        let Some((w, skip)) = next else { return };
+        if !skip {
+            if let Err(e) = record.write(w).await {
+                record.fail(e);
+            }
+        }
+        let wakers = {
+            let mut s = record.state.borrow_mut();
+            s.written += 1;
+            std::mem::take(&mut s.wakers)
+        };
+        wakers.into_iter().for_each(Waker::wake);
+    }
+}
