@@ -1,0 +1,150 @@
+// mcp-tasks-wasm — the entries' declarations (pkg/index.d.ts and pkg/node.d.ts are copies of this file):
+// the module's exports and types (declared in src/bind/types.d.ts and src/transport/types.d.ts, emitted
+// into the generated mcp_tasks_wasm.d.ts), re-exported by name so wasm-bindgen's own internals
+// (InitOutput and its `any`s) stay out of the public API; then the JS adapters' functions, init and
+// initSync. tests/node/api.test.mjs checks that these names are exactly the runtime exports.
+import type { ChannelClient, ChannelClientOptions, DirectClientOptions, DirectHandler, HttpClient, HttpClientOptions, HttpRequestOptions, JsonRpcNotification, SdkTransport, SdkTransportClientOptions, TasksClient, Journal } from "./mcp_tasks_wasm.js";
+export {
+  callTool,
+  awaitTask,
+  callAndAwait,
+  pendingTasks,
+  resumeTasks,
+  getTask,
+  updateTask,
+  cancelTask,
+  capabilities,
+  serverSupports,
+  validateElicitResult,
+  validateCreateMessageResult,
+  validateListRootsResult,
+  liveCounts,
+} from "./mcp_tasks_wasm.js";
+export type {
+  Json,
+  ClientCapabilities,
+  TaskState,
+  InputRequest,
+  InputRequests,
+  InputResponses,
+  TaskStatus,
+  MrtrStatus,
+  CallToolResult,
+  JsonRpcError,
+  ErrorKind,
+  InputFailureReason,
+  ErrorCause,
+  TaskError,
+  OkResult,
+  TaskCreated,
+  Failed,
+  Cancelled,
+  InputRequired,
+  CallToolOutcome,
+  AwaitTaskOutcome,
+  CallAndAwaitOutcome,
+  GetTaskOutcome,
+  AckOutcome,
+  InputContext,
+  HandlerOutcome,
+  ElicitFormParams,
+  ElicitUrlParams,
+  CreateMessageParams,
+  ElicitResult,
+  CreateMessageResult,
+  ListRootsResult,
+  InputHandlers,
+  InputFunction,
+  InputFunctionOutcome,
+  TasksClient,
+  JournalEntry,
+  Journal,
+  JournalOptions,
+  StepOptions,
+  InputOption,
+  CallToolOptions,
+  AwaitTaskOptions,
+  DirectHandler,
+  DirectClientOptions,
+  ValidationResult,
+  LiveCounts,
+  ClientInfo,
+  HttpHeadersOption,
+  HttpClientOptions,
+  HttpRequestOptions,
+  JsonRpcNotification,
+  DiscoverResult,
+  HttpClient,
+  McpHttpError,
+  SdkTransport,
+  SdkTransportClientOptions,
+  ChannelClientOptions,
+  ChannelClient,
+} from "./mcp_tasks_wasm.js";
+
+/** What `init` accepts: where to load the .wasm from (default: next to this file), or its bytes. */
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+/**
+ * Loads and instantiates the wasm module. Browsers: call it once before anything else (it fetches
+ * mcp_tasks_wasm_bg.wasm next to this file); calling it again is a no-op. Node: already done on import.
+ */
+declare function init(moduleOrPath?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<void>;
+export default init;
+export { init };
+
+/** Instantiates the module synchronously from its bytes (e.g. in an extension service worker). */
+export declare function initSync(module: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): void;
+
+/** The tasks extension identifier. */
+export declare const TASKS_EXTENSION: "io.modelcontextprotocol/tasks";
+
+/** Builds a Streamable HTTP client (MCP 2026-07-28) for the endpoint `url` over `fetch` (the global
+ * one, or `options.fetch`), on the same message channel as the other transports: every request a POST
+ * with the protocol headers (`Mcp-Name` base64-sentinel encoded when not plain ASCII) and the 2026-07-28
+ * `_meta`; JSON or event-stream answers; an {@link McpHttpError} when no JSON-RPC answer came. A JS
+ * module of its own: an app that does not import it does not ship it. Throws a `TypeError` for bad
+ * arguments. */
+export declare function httpClient(url: string | URL, options?: HttpClientOptions): HttpClient;
+/** Builds a client over a message pair: `send(message)` carries one JSON-RPC message to the server; the
+ * client's `receive(message)` takes each one that arrives and `close(error?)` ends the channel. Options:
+ * `clientInfo`, `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`, `idPrefix` (ids go out as
+ * strings `"<idPrefix><n>"`). A JS module of its own (`channel.js`), under every message transport.
+ * Throws a `TypeError` for bad arguments, prefixed with `name` (default "channelClient"). */
+export declare function channelClient(send: (message: object) => void, options?: ChannelClientOptions, name?: string): ChannelClient;
+/** An in-process client: `request` calls `handler(method, params, {signal, timeoutMs?})` (sync or async; a
+ * thrown `{code, message, data?}` is that JSON-RPC error), `listen` calls
+ * `handler("subscriptions/listen", params, {signal})` for an async iterable; params get the protocol
+ * version in `_meta` when they lack it. `clientCapabilities` and `inputHandlers` are copied onto the
+ * client. A JS module of its own (`direct.js`). Throws a `TypeError` when `handler` is not a function. */
+export declare function directClient(handler: DirectHandler, options?: DirectClientOptions): TasksClient;
+/** A journal store in this realm's memory (lost with it). */
+export declare function memoryJournal(): Journal;
+/** A journal store in IndexedDB (browsers, workers): database `name` (default "mcp-tasks-wasm"). */
+export declare function indexedDbJournal(name?: string): Journal;
+/** A journal store in a WebExtension storage area (`chrome.storage.local`/`session`, `browser.storage.*`). */
+export declare function extensionStorageJournal(area: { get(keys: string | null): Promise<Record<string, unknown>>; set(items: Record<string, unknown>): Promise<void>; remove(key: string): Promise<void> }): Journal;
+/** Options of `portClient`. */
+export interface PortClientOptions extends ChannelClientOptions {
+  /** The origin messages must come from (required for a window; then also the `targetOrigin`). */
+  origin?: string;
+  /** Set as the client's `id` (the server, for the task journal). */
+  id?: string;
+}
+/** The parts of a port the client uses (a MessagePort, a Worker, a window, a WebExtension runtime.Port). */
+export type MessagePortLike =
+  | { postMessage(message: unknown): void; addEventListener(type: "message", listener: (e: MessageEvent) => void): void; removeEventListener(type: "message", listener: (e: MessageEvent) => void): void; start?(): void }
+  | { postMessage(message: unknown, targetOrigin: string): void; window: unknown }
+  | { postMessage(message: unknown): void; onMessage: { addListener(f: (m: unknown) => void): void; removeListener?(f: (m: unknown) => void): void }; onDisconnect?: { addListener(f: () => void): void; removeListener?(f: () => void): void } };
+/** A client over a transport of the official TypeScript SDK (`send`, optional `start`, `onmessage`,
+ * `onerror`, `onclose`), on the message channel: raw JSON-RPC through `transport.send(message,
+ * {requestSignal, onRequestStreamEnd})`, responses matched by (string) id, listen supported, existing
+ * handlers chained. Throws a `TypeError` for bad arguments. */
+export declare function sdkTransportClient(transport: SdkTransport, options?: SdkTransportClientOptions): TasksClient & {
+  request(method: string, params?: Record<string, unknown>, options?: HttpRequestOptions): Promise<Record<string, unknown>>;
+  listen(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<AsyncIterableIterator<JsonRpcNotification>>;
+};
+/** A client over a port: JSON-RPC objects posted as they are (structured clone). A WebExtension
+ * port's disconnect closes the channel (pending requests fail as a transport error). Throws a
+ * `TypeError` for bad arguments. */
+export declare function portClient(port: MessagePortLike, options?: PortClientOptions): ChannelClient & { close(): void };
