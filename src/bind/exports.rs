@@ -64,8 +64,8 @@ fn start_call_tool(client: &JsValue, name: &JsValue, args: &JsValue, options: &J
         let (c, n, a, o) =
             (read::client(client)?, read::name(name, "tool name")?, read::args(args)?, read::call_options(options)?);
         Ok(match journal {
-            None => Call::Plain(api::call_tool(Rc::new(c), &n, a, o)),
-            Some(j) => Call::Journaled(journal::call_tool(Rc::new(c), j, &n, a, o)),
+            None => Call::Plain(api::call_tool(c, &n, a, o)),
+            Some(j) => Call::Journaled(journal::call_tool(c, j, &n, a, o)),
         })
     })
 }
@@ -84,9 +84,9 @@ fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Star
         Ok(match journal {
             None => {
                 o.answered = read::answered(options)?;
-                Call::Plain(api::await_task(Rc::new(c), read::seed(seed)?, o)?)
+                Call::Plain(api::await_task(c, read::seed(seed)?, o)?)
             }
-            Some(j) => Call::Journaled(journal::await_task(Rc::new(c), j, read::seed(seed)?, o)?),
+            Some(j) => Call::Journaled(journal::await_task(c, j, read::seed(seed)?, o)?),
         })
     })
 }
@@ -113,8 +113,8 @@ fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: 
         let a = read::args(args)?;
         let (co, wo) = (read::call_options(call)?, read::await_options(wait)?);
         Ok(match journal {
-            None => Call::Plain(api::call_and_await(Rc::new(c), &n, a, co, wo)?),
-            Some(j) => Call::Journaled(journal::call_and_await(Rc::new(c), j, &n, a, co, wo)?),
+            None => Call::Plain(api::call_and_await(c, &n, a, co, wo)?),
+            Some(j) => Call::Journaled(journal::call_and_await(c, j, &n, a, co, wo)?),
         })
     })
 }
@@ -135,7 +135,7 @@ pub async fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -
         let on_outcome = read::on_outcome(&options)?;
         let store = read::store(&journal)?;
         let (c, o) = (read::client(&client)?, read::await_options(&options)?);
-        Ok(journal::resume_tasks(Rc::new(c), Journal { store, server }, o, on_outcome))
+        Ok(journal::resume_tasks(c, Journal { store, server }, o, on_outcome))
     })?;
     let item = |r: Resumed| {
         JsValue::object(vec![("taskId", JsValue::from_str(&r.task_id)), ("tool", r.tool), ("outcome", r.outcome)])
@@ -153,7 +153,7 @@ fn step_args(
     checked(what, || {
         let c = read::client(client)?;
         let id = read::name(task_id, "task id")?;
-        Ok((Rc::new(c) as Rc<dyn Client>, id, read::step_options(options)?))
+        Ok((c as Rc<dyn Client>, id, read::step_options(options)?))
     })
 }
 

@@ -4,7 +4,7 @@
 
 use crate::engine::wait::{read_seed, Seed};
 use crate::json::Json;
-use crate::shell::client::{js_handlers, JsClient};
+use crate::shell::client::{js_handlers, Client, JsClient};
 use crate::shell::hooks::{js_input_fn, js_status, Handlers};
 use crate::shell::journal::{Journal, OutcomeFn, Store};
 use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
@@ -100,9 +100,25 @@ fn retries(o: &JsValue) -> Check<Option<u32>> {
     }
 }
 
-/// The client: any object with a `request` function.
-pub fn client(v: &JsValue) -> Check<JsClient> {
-    JsClient::read(v).map_err(str::to_owned)
+thread_local! {
+    /// The client read last without `clientCapabilities`: the next call on the same, unchanged client
+    /// shares its reading (ten thousand waits on one client hold one).
+    static LAST_CLIENT: std::cell::RefCell<Option<Rc<JsClient>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The client: any object with a `request` function. Read on every call (its getters run each time);
+/// a reading equal to the last one is shared.
+pub fn client(v: &JsValue) -> Check<Rc<JsClient>> {
+    let read = JsClient::read(v).map_err(str::to_owned)?;
+    let last = LAST_CLIENT.with(|l| l.borrow().clone());
+    if let Some(last) = last.filter(|l| l.same_as(&read)) {
+        return Ok(last);
+    }
+    let read = Rc::new(read);
+    if read.client_capabilities().is_none() {
+        LAST_CLIENT.with(|l| *l.borrow_mut() = Some(read.clone()));
+    }
+    Ok(read)
 }
 
 /// `callTool`'s tool arguments: `None` for `undefined` and `null`, else an object.

@@ -7,7 +7,6 @@ use super::clock::now;
 use super::hooks::{Handlers, Hooks};
 use super::options::{bounds, input_mode, retry, AwaitOptions, CallOptions, Input, StepOptions};
 use super::run::{drive, Spec};
-use super::values::deep_freeze;
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallOptions as EngineCallOptions, CallTool};
 use crate::engine::options::WaitOptions;
@@ -27,21 +26,10 @@ pub type Settled = Result<Outcome<JsValue>, JsValue>;
 /// A call on its way (one boxed future, whatever the call).
 pub type Driving = Pin<Box<dyn Future<Output = Settled>>>;
 
-thread_local! {
-    /// What a client without `clientCapabilities` declares: one frozen object for every call.
-    static DEFAULT_CAPABILITIES: JsValue = {
-        let v = with_tasks_extension::<JsValue>(None);
-        deep_freeze(&v);
-        v
-    };
-}
-
-/// What `client`'s requests declare: its capabilities merged with the tasks extension.
-fn declared(client: &dyn Client) -> JsValue {
-    match client.client_capabilities() {
-        Some(c) => with_tasks_extension(Some(&c)),
-        None => DEFAULT_CAPABILITIES.with(Clone::clone),
-    }
+/// What `client`'s requests declare: its capabilities merged with the tasks extension (`None`: the
+/// shared declaration of a client without capabilities).
+fn declared(client: &dyn Client) -> Option<JsValue> {
+    client.client_capabilities().map(|c| with_tasks_extension(Some(&c)))
 }
 
 /// The callbacks of a part with input: the options' handlers (else the client's) and input function.

@@ -140,6 +140,25 @@ pub fn js_handlers(handlers: &JsValue) -> Handlers {
     Handlers { form: get("form"), url: get("url"), sampling: get("sampling"), roots: get("roots") }
 }
 
+impl JsClient {
+    /// `true` when `other` is the same reading of the same object: the same functions, no
+    /// capabilities, the same request timeout and handlers (so one may serve in place of the other).
+    pub fn same_as(&self, other: &JsClient) -> bool {
+        let same = |a: &JsValue, b: &JsValue| Object::is(a, b);
+        same(&self.object, &other.object)
+            && same(&self.request, &other.request)
+            && match (&self.listen, &other.listen) {
+                (Some(a), Some(b)) => same(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+            && self.capabilities.is_none()
+            && other.capabilities.is_none()
+            && self.timeout == other.timeout
+            && same(&self.handlers, &other.handlers)
+    }
+}
+
 /// `{signal, timeoutMs?}` as a JS object.
 fn options_object(signal: &web_sys::AbortSignal, timeout_ms: Option<u64>) -> JsValue {
     let o = Object::new();

@@ -17,9 +17,9 @@ use super::hooks::{AskContext, Hooks};
 use super::live::{Counted, Counter};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::timer::{sleep_until, Sleep};
-use super::values::{as_function, field, js_string, promise_of};
+use super::values::{as_function, deep_freeze, field, js_string, promise_of};
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Outcome, ReqId, StreamEvent};
-use crate::proto::request::Call;
+use crate::proto::request::{with_tasks_extension, Call};
 use crate::proto::rpc::{read_rejection, Reply as RpcReply};
 use js_sys::{Reflect, Symbol};
 use std::cell::RefCell;
@@ -31,6 +31,15 @@ use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
+
+thread_local! {
+    /// What a client without `clientCapabilities` declares: one frozen object for every call.
+    static DEFAULT_CAPABILITIES: JsValue = {
+        let v = with_tasks_extension::<JsValue>(None);
+        deep_freeze(&v);
+        v
+    };
+}
 
 /// Events pushed to a run from outside its poll (abort listeners), and by the driver itself.
 #[derive(Default)]
@@ -76,8 +85,9 @@ pub struct Spec {
     pub machine: Box<dyn Machine<JsValue>>,
     /// The client its requests go through.
     pub client: Rc<dyn Client>,
-    /// What its requests declare (`_meta["io.modelcontextprotocol/clientCapabilities"]`).
-    pub capabilities: JsValue,
+    /// What its requests declare (`_meta["io.modelcontextprotocol/clientCapabilities"]`); `None`: the
+    /// declaration of a client without capabilities, one frozen object shared by every call.
+    pub capabilities: Option<JsValue>,
     /// The callbacks of its first part.
     pub hooks: Hooks,
     /// The callbacks of its second part (`callAndAwait`'s wait), taken at `Action::NextPart`.
@@ -114,7 +124,7 @@ struct Stream {
 struct Run {
     machine: Box<dyn Machine<JsValue>>,
     client: Rc<dyn Client>,
-    capabilities: JsValue,
+    capabilities: Option<JsValue>,
     hooks: Hooks,
     /// `callAndAwait`'s wait callbacks until its wait starts (boxed: most runs have none).
     next_hooks: Option<Box<Hooks>>,
@@ -263,7 +273,15 @@ impl Run {
         controller: Option<&web_sys::AbortController>,
     ) -> Reply {
         let options = RequestOptions { signal: signal_of(controller), timeout_ms };
-        self.client.request(call.method(), call.params(&self.capabilities), options)
+        self.client.request(call.method(), self.params(call), options)
+    }
+
+    /// The `params` of `call`, declaring the run's capabilities.
+    fn params(&self, call: &Call<JsValue>) -> JsValue {
+        match &self.capabilities {
+            Some(c) => call.params(c),
+            None => DEFAULT_CAPABILITIES.with(|c| call.params(c)),
+        }
     }
 
     fn track(&mut self, what: Waiting, controller: Option<web_sys::AbortController>, reply: Reply, counter: Counter) {
@@ -292,12 +310,12 @@ impl Run {
 
     /// A best-effort request nobody awaits (a `tasks/cancel` on abort), aborted after `timeout_ms`.
     fn send_detached(&self, call: &Call<JsValue>, timeout_ms: u64) {
-        detached(self.client.as_ref(), call.method(), call.params(&self.capabilities), timeout_ms);
+        detached(self.client.as_ref(), call.method(), self.params(call), timeout_ms);
     }
 
     fn open_stream(&mut self, call: &Call<JsValue>) {
         let controller = web_sys::AbortController::new().ok();
-        match self.client.listen(call.params(&self.capabilities), signal_of(controller.as_ref())) {
+        match self.client.listen(self.params(call), signal_of(controller.as_ref())) {
             None => self.inbox.push(Event::Stream(StreamEvent::Unsupported)),
             Some(opening) => {
                 self.stream = Some(Box::new(Stream {
