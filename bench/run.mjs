@@ -334,14 +334,13 @@ ${heapRows(R.node.heap.ours)}
 
 ${R.node.heap.ours.externrefs ? `JS values the wasm side holds per wait (wasm-bindgen's externref table): ${f1(R.node.heap.ours.externrefs.livePerWait)} live slots (${Object.entries(R.node.heap.ours.externrefs.kindsPerWait).filter(([, v]) => v >= 0.01).map(([k, v]) => `${k} ${f2(v)}`).join(", ")}), table capacity ${f1(R.node.heap.ours.externrefs.slotsPerWait)} slots per wait.` : ""}
 
-Reading it: \`{client,hooks,resolve,reject,live,stream,stops,inbox}\` is the JS driver's record of the run
-(\`js/run.js\`; its optional parts stay undefined while the run sleeps) and \`{onStatus,input,handlers,next}\`
-the application callbacks it keeps; \`{taskId,status,createdAt,lastUpdatedAt}\` + its \`PropertyArray\` is
-the latest status answer, kept for the outcome as the server built it; the arrays are mostly the \`[at, run]\`
-entries of the module's one timer heap (an entry stays until it reaches the top, so a run can have more
-than one) and the heap's backing store; the closures and their \`Context\` are the outcome promise's
-executor and resolve/reject; \`Promise\` + \`PromiseReaction\` are the caller's promise (the bench awaits all
-of them with \`Promise.all\`). The client-capabilities \`_meta\` value is one shared frozen object, not a
+Reading it: the run itself lives in the wasm memory (the Rust side: the driver's run, the engine's
+machine, the module's timer heap, the client's reading shared by every wait on one client); the JS side of
+a sleeping wait is what wasm-bindgen keeps for the exported async function — the caller's \`Promise\` +
+\`PromiseReaction\` (the bench awaits them all with \`Promise.all\`), its resolve/reject closures and their
+\`Context\`, and the JS values the module holds (the externref table, counted in the arrays): the latest
+status answer \`{taskId,status,createdAt,lastUpdatedAt}\` + its \`PropertyArray\`, kept for the outcome
+as the server built it, and the resolve/reject functions. The client-capabilities \`_meta\` value is one shared frozen object, not a
 per-wait copy. The wasm linear memory (the Rust side: the machine, its queues and buffers) is
 ${R.node.heap.ours.wasmPerWait > R.node.heap.ours.totalHeapPerWait - R.node.heap.ours.wasmPerWait ? "the larger part" : "the smaller part"}.
 
