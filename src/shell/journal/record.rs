@@ -6,14 +6,14 @@
 //! lost). After a failure the writes left are skipped; the failure aborts the record's stop signal,
 //! which the call's run watches, and the call ends with [`StoreFailure`]'s outcome.
 
-use super::entry::{Answered, Entry};
+use super::entry::{self, answered};
 use super::hash::{digest, hash_text, text_of};
 use super::lock::Held;
 use super::store::key_of;
 use super::{is_terminal, Journal};
 use crate::engine::Outcome;
 use crate::json::Json;
-use crate::shell::values::js_string;
+use crate::shell::values::{field, js_string};
 use js_sys::Reflect;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -92,7 +92,7 @@ enum Write {
 
 #[derive(Default)]
 struct State {
-    entry: Option<Entry>,
+    entry: Option<JsValue>,
     key: String,
     failed: Option<StoreFailure>,
     queue: VecDeque<Write>,
@@ -133,7 +133,7 @@ impl Record {
 
     /// The task, once journaled.
     pub fn task_id(&self) -> Option<String> {
-        self.state.borrow().entry.as_ref().map(|e| e.task_id.clone())
+        self.state.borrow().entry.as_ref().and_then(|e| e.get_str("taskId"))
     }
 
     /// The first store failure.
@@ -153,9 +153,9 @@ impl Record {
 
     /// The keys answered before, as `awaitTask`'s `answered` (with the answers not acknowledged).
     pub fn answered_before(&self) -> Vec<(String, Option<JsValue>)> {
-        let s = self.state.borrow();
-        let answered = s.entry.as_ref().map_or(&[][..], |e| &e.answered[..]);
-        answered.iter().map(|a| (a.key.clone(), a.answer.clone())).collect()
+        let entry = self.state.borrow().entry.clone();
+        let items = entry.as_ref().map_or_else(js_sys::Array::new, answered);
+        items.iter().map(|a| (a.get_str("key").unwrap_or_default(), field(&a, "answer"))).collect()
     }
 
     /// Loads (or creates) the entry of `task_id` and journals `status`; resolves once it is stored
@@ -266,32 +266,22 @@ impl Record {
     /// when there is no entry).
     fn apply(&self, w: Write, got: &JsValue) -> Option<(String, JsValue)> {
         let mut s = self.state.borrow_mut();
-        match w {
+        let next = match w {
             Write::Open { task_id, tool, status } => {
                 let server = &self.journal.server;
-                let mut entry = Entry::read(got, server, &task_id).unwrap_or_else(|| Entry::new(server, &task_id));
-                if tool.is_some() {
-                    entry.tool = tool;
-                }
-                if let Some(status) = &status {
-                    entry.see(status);
-                }
+                let opened = entry::open(got, server, &task_id, tool);
                 s.key = key_of(server, &task_id);
-                s.entry = Some(entry);
-            }
-            Write::Status(status) => s.entry.as_mut()?.see(&status),
-            Write::Answer { key, response } => {
-                let e = s.entry.as_mut()?;
-                e.answered.retain(|a| a.key != key);
-                e.answered.push(Answered { key, hash: hash_text(got), answer: Some(response) });
-            }
-            Write::Acked(keys) => {
-                for a in s.entry.as_mut()?.answered.iter_mut().filter(|a| keys.contains(&a.key)) {
-                    a.answer = None;
+                match &status {
+                    Some(status) => entry::see(&opened, status),
+                    None => opened,
                 }
             }
-        }
-        Some((s.key.clone(), s.entry.as_ref()?.to_js()))
+            Write::Status(status) => entry::see(s.entry.as_ref()?, &status),
+            Write::Answer { key, response } => entry::answer(s.entry.as_ref()?, &key, &hash_text(got), &response),
+            Write::Acked(keys) => entry::acked(s.entry.as_ref()?, &keys),
+        };
+        s.entry = Some(next.clone());
+        Some((s.key.clone(), next))
     }
 
     /// Records the store's failure `e` (the first one only) and aborts the stop signal.
@@ -304,8 +294,8 @@ impl Record {
             let entry = s.entry.as_ref();
             s.failed = Some(StoreFailure {
                 message: ["journal: ", OPERATION, " failed: ", &detail(&e)].concat(),
-                task_id: entry.map(|x| x.task_id.clone()),
-                status: entry.and_then(|x| x.status.clone()),
+                task_id: entry.and_then(|x| x.get_str("taskId")),
+                status: entry.and_then(|x| field(x, "status")).filter(|x| !x.is_null()),
                 error: e.clone(),
             });
         }
