@@ -12,7 +12,9 @@
 // glue as generated), 66.2 with one settle future for the exports, 65.7 with one cause shape, 64.0 with
 // talc, 82.3 with the journal's logic in Rust (src/shell/journal; every app ships it: a module's
 // exports cannot be tree-shaken); slimming the journal: 82.2 with the entry kept as the JS object it is
-// stored as.
+// stored as, 81.5 with the journaled calls settling with the outcome object (no Journaled enum, one
+// outcome_to_js that is also what is broadcast) and resumeTasks/pendingTasks building their arrays as
+// they go.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +25,7 @@ import { measureSizes } from "../bench/size.mjs";
 /** The target, KiB gzip (issue 13). */
 export const BUDGET_KB = 60;
 /** What `--check` enforces while the figure is above the budget: the figure it reached, never raised. */
-export const CEILING_KB = 82.5;
+export const CEILING_KB = 81.5;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
 const s = await measureSizes(root);

@@ -9,12 +9,11 @@ use crate::proto::input::{check_create_message_result, check_elicit_result, chec
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::api::{self, Driving, Settled};
 use crate::shell::client::Client;
-use crate::shell::journal::{self, Journal, Journaling, Resumed};
+use crate::shell::journal::{self, Journal, Journaling};
 use crate::shell::live::{count, Counter};
 use crate::shell::outcome::outcome_to_js;
 use crate::shell::timer::armed_count;
 use crate::shell::values::{field, is_plain_object, js_string};
-use js_sys::Array;
 use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -48,7 +47,7 @@ async fn settle(started: Started) -> Result<JsValue, JsValue> {
             let settled: Settled = run.await;
             settled.map(|o| outcome_to_js(&o))
         }
-        Call::Journaled(run) => run.await.map(|j| j.to_js()),
+        Call::Journaled(run) => run.await,
     }
 }
 
@@ -123,8 +122,7 @@ fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: 
 #[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
 pub async fn pending_tasks(journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let store = checked("pendingTasks", || read::store(&journal))?;
-    let entries = journal::pending_tasks(store, field(&options, "server")).await?;
-    Ok(entries.into_iter().collect::<Array>().into())
+    Ok(journal::pending_tasks(store, field(&options, "server")).await?.into())
 }
 
 /// Awaits every pending task of the client's server in a journal (see the README).
@@ -137,10 +135,7 @@ pub async fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -
         let (c, o) = (read::client(&client)?, read::await_options(&options)?);
         Ok(journal::resume_tasks(Rc::new(c), Journal { store, server }, o, on_outcome))
     })?;
-    let item = |r: Resumed| {
-        JsValue::object(vec![("taskId", JsValue::from_str(&r.task_id)), ("tool", r.tool), ("outcome", r.outcome)])
-    };
-    Ok(resuming.await?.into_iter().map(item).collect::<Array>().into())
+    resuming.await
 }
 
 /// Reads the client, the task id and the options of a one-request function.

@@ -7,10 +7,10 @@
 //! stop signal aborts the run too, and a store failure never cancels the task).
 
 use super::client::{journaled_handlers, journaled_input, journaled_status, JournaledClient};
-use super::lock::{broadcast, lock_name, one_waiter, Body};
+use super::lock::{one_waiter, told, Body};
 use super::record::Record;
 use super::store::key_of;
-use super::{Journal, Journaled, Journaling};
+use super::{Journal, Journaling};
 use crate::engine::wait::Seed;
 use crate::json::Json;
 use crate::shell::api::{self, check_await, Driving};
@@ -95,16 +95,13 @@ fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell:
         drop(cancel);
         record.idle().await;
         let out = match (record.failure(), settled) {
-            (Some(f), _) => Ok(Journaled::Failed(f)),
+            (Some(f), _) => Ok(f.to_js()),
             (None, Err(e)) => Err(e),
             (None, Ok(outcome)) => {
                 record.finish(&outcome).await;
-                Ok(Journaled::Outcome(outcome))
+                Ok(told(&record.journal().server, record.task_id().filter(|_| tell), &outcome))
             }
         };
-        if let Some(task_id) = record.task_id().filter(|_| tell) {
-            broadcast(&lock_name(&record.journal().server, &task_id), &out);
-        }
         record.release();
         out
     })
@@ -151,8 +148,8 @@ pub fn await_task(
                 // outcome is read from the server, not journaled again (no handler runs: it is over).
                 let left = journal.store.get(&key_of(&journal.server, &task_id)).await;
                 if left.as_ref().is_ok_and(JsValue::is_undefined) {
-                    let run = api::await_task(client, Seed::TaskId(task_id), options).map_err(type_error)?;
-                    return run.await.map(Journaled::Outcome);
+                    let run = api::await_task(client, Seed::TaskId(task_id.clone()), options).map_err(type_error)?;
+                    return Ok(told(&journal.server, Some(task_id), &run.await?));
                 }
             }
             let record = Record::new(journal);
@@ -162,7 +159,7 @@ pub fn await_task(
             };
             record.open(&task_id, None, status).await;
             if let Some(f) = record.failure() {
-                return Ok(Journaled::Failed(f));
+                return Ok(f.to_js());
             }
             let cancel = CancelOnAbort::new(
                 options.cancel_on_abort,
@@ -176,7 +173,7 @@ pub fn await_task(
             options.answered = record.answered_before();
             let stop = record.stop_signal();
             let run = api::await_task_until(watched, seed, options, stop.as_ref()).map_err(type_error)?;
-            settle(record, run, cancel, false).await
+            settle(record, run, cancel, true).await
         })
     });
     Ok(Box::pin(async move { one_waiter(&server, &id, signal, body).await }))

@@ -8,8 +8,8 @@
 //! the crate that does not set it), so the one method needed is declared here.
 
 use super::store::key_of;
-use super::{is_terminal, Finished, Journaled, Journaling};
-use crate::engine::{AbortScope, Event};
+use super::{is_terminal, Finished, Journaling};
+use crate::engine::{AbortScope, Event, Outcome};
 use crate::json::Json;
 use crate::shell::outcome::outcome_to_js;
 use crate::shell::run::Inbox;
@@ -104,20 +104,22 @@ pub fn hold(server: &str, task_id: &str) -> Option<Held> {
     request(&locks()?, &lock_name(server, task_id), &if_available()).ok().map(|r| r.held)
 }
 
-/// Tells the other waiters of the task (`name`) its terminal outcome (nothing for another outcome; an
-/// outcome that cannot be cloned is not sent: the others read the task themselves).
-pub fn broadcast(name: &str, out: &Finished) {
-    let Ok(Journaled::Outcome(o)) = out else { return };
-    if !is_terminal(o) {
-        return;
+/// The outcome object of `outcome`, told first to the other waiters of the task `task_id` of `server`
+/// when it is terminal (an outcome that cannot be cloned is not sent: the others read the task
+/// themselves).
+pub fn told(server: &str, task_id: Option<String>, outcome: &Outcome<JsValue>) -> JsValue {
+    let object = outcome_to_js(outcome);
+    if let Some(task_id) = task_id.filter(|_| is_terminal(outcome)) {
+        if let Ok(bc) = web_sys::BroadcastChannel::new(&lock_name(server, &task_id)) {
+            let _ = bc.post_message(&object);
+            bc.close();
+        }
     }
-    if let Ok(bc) = web_sys::BroadcastChannel::new(name) {
-        let _ = bc.post_message(&outcome_to_js(o));
-        bc.close();
-    }
+    object
 }
 
-/// What [`one_waiter`] runs: the wait, told whether another waiter held the task before.
+/// What [`one_waiter`] runs: the wait, told whether another waiter held the task before (it tells the
+/// others its terminal outcome itself: [`told`]).
 pub type Body = Box<dyn FnOnce(bool) -> Journaling>;
 
 /// Runs `body(after_other)` as the one waiter of the task across this origin: under its Web Lock.
@@ -131,7 +133,6 @@ pub async fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::Abo
     let lock = granted.await?;
     if !lock.is_null() && !lock.is_undefined() {
         let out = body(false).await;
-        broadcast(&name, &out);
         drop(held);
         return out;
     }
@@ -161,7 +162,7 @@ pub async fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::Abo
             let out = poll_fn(|cx| {
                 if let Poll::Ready(event) = Pin::new(&mut heard).poll(cx) {
                     let data = field(&event.unwrap_or_default(), "data").unwrap_or_default();
-                    return Poll::Ready(Ok(Journaled::Heard(data)));
+                    return Poll::Ready(Ok(data));
                 }
                 if let Poll::Ready(Event::Abort { reason, .. }) = inbox.poll_next(cx) {
                     return Poll::Ready(Err(reason));
@@ -177,10 +178,7 @@ pub async fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::Abo
                     }
                 }
                 match running.as_mut().map(|r| r.as_mut().poll(cx)) {
-                    Some(Poll::Ready(out)) => {
-                        broadcast(&name, &out);
-                        Poll::Ready(out)
-                    }
+                    Some(ready @ Poll::Ready(_)) => ready,
                     _ => Poll::Pending,
                 }
             })
