@@ -39,15 +39,17 @@ enum Call {
 /// A call that started (or the `TypeError` its arguments got).
 type Started = Result<Call, JsValue>;
 
-/// The promise's settlement: the tagged outcome, or the rejection. One future for every export (each
-/// export's own is only the step of starting its call).
-async fn settle(started: Started) -> Result<JsValue, JsValue> {
-    match started? {
-        Call::Plain(run) => {
+/// The promise's settlement: the tagged outcome, or the rejection. One boxed future for every export
+/// (a plain function, not an `async fn`: each export's own future only awaits it, and its start — the
+/// reading of the arguments — runs in a function of its own, not inlined into each export's future).
+fn settle(started: Started) -> Journaling {
+    match started {
+        Err(e) => Box::pin(std::future::ready(Err(e))),
+        Ok(Call::Plain(run)) => Box::pin(async move {
             let settled: Settled = run.await;
             settled.map(|o| outcome_to_js(&o))
-        }
-        Call::Journaled(run) => run.await,
+        }),
+        Ok(Call::Journaled(run)) => run,
     }
 }
 
@@ -57,6 +59,7 @@ pub async fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: J
     settle(start_call_tool(&client, &name, &args, &options)).await
 }
 
+#[inline(never)]
 fn start_call_tool(client: &JsValue, name: &JsValue, args: &JsValue, options: &JsValue) -> Started {
     checked("callTool", || {
         let journal = read::journal(field(options, "journal"), client)?;
@@ -75,6 +78,7 @@ pub async fn await_task(client: JsValue, status_or_task_id: JsValue, options: Js
     settle(start_await_task(&client, &status_or_task_id, &options)).await
 }
 
+#[inline(never)]
 fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Started {
     checked("awaitTask", || {
         let journal = read::journal(field(options, "journal"), client)?;
@@ -103,6 +107,7 @@ pub async fn call_and_await(
     settle(start_call_and_await(&client, &name, &args, &call_options, &await_options)).await
 }
 
+#[inline(never)]
 fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: &JsValue, wait: &JsValue) -> Started {
     checked("callAndAwait", || {
         let value = field(wait, "journal").filter(|v| !v.is_null()).or_else(|| field(call, "journal"));
@@ -139,6 +144,7 @@ pub async fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -
 }
 
 /// Reads the client, the task id and the options of a one-request function.
+#[inline(never)]
 fn step_args(
     what: &str,
     client: &JsValue,

@@ -6,7 +6,7 @@
 //! `cancelOnAbort` is honoured here, on the caller's own signal only: the engine never sees it (the
 //! stop signal aborts the run too, and a store failure never cancels the task).
 
-use super::client::{journaled_handlers, journaled_input, journaled_status, JournaledClient};
+use super::client::{journaled, journaled_handlers, journaled_status, JournaledClient};
 use super::lock::{one_waiter, told, Body};
 use super::record::Record;
 use super::store::key_of;
@@ -70,7 +70,7 @@ impl Drop for CancelOnAbort {
 fn call_options(record: &Rc<Record>, mut o: CallOptions) -> CallOptions {
     o.input_handlers = o.input_handlers.map(|h| journaled_handlers(record, h));
     if let Input::Function(f) = o.input {
-        o.input = Input::Function(journaled_input(record, f));
+        o.input = Input::Function(journaled(record, f));
     }
     o
 }
@@ -79,7 +79,7 @@ fn call_options(record: &Rc<Record>, mut o: CallOptions) -> CallOptions {
 fn await_options(record: &Rc<Record>, mut o: AwaitOptions) -> AwaitOptions {
     o.input_handlers = o.input_handlers.map(|h| journaled_handlers(record, h));
     if let Input::Function(f) = o.input {
-        o.input = Input::Function(journaled_input(record, f));
+        o.input = Input::Function(journaled(record, f));
     }
     o.on_status = Some(journaled_status(record, o.on_status));
     o.cancel_on_abort = false;

@@ -177,13 +177,16 @@ impl Record {
         self.enqueue(Write::Status(status.clone()));
     }
 
-    /// Journals the answer `response` for `key` before it may be sent (nothing before the task exists:
-    /// an MRTR round). `Err`: what the store threw (the call ends).
-    pub async fn answer(self: &Rc<Self>, key: &str, response: &JsValue) -> Result<(), JsValue> {
+    /// Journals each `(key, answer)` before it may be sent (nothing before the task exists: an MRTR
+    /// round). `Err`: what the store threw (the call ends).
+    pub async fn answer(self: &Rc<Self>, answers: Vec<(String, JsValue)>) -> Result<(), JsValue> {
         if self.state.borrow().entry.is_none() {
             return Ok(());
         }
-        let seq = self.enqueue(Write::Answer { key: key.to_owned(), response: response.clone() });
+        let mut seq = 0;
+        for (key, response) in answers {
+            seq = self.enqueue(Write::Answer { key, response });
+        }
         self.written(seq).await;
         match &self.state.borrow().failed {
             Some(f) => Err(f.error.clone()),
