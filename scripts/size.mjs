@@ -16,7 +16,9 @@
 // outcome_to_js that is also what is broadcast) and resumeTasks/pendingTasks building their arrays as
 // they go, 81.1 with one future for every export (a plain settle, not an async fn), one wrapper for the
 // journaled handlers and input function (one closure type) and one boxed future for the journaled
-// client's watched requests.
+// client's watched requests, 80.9 with cancelOnAbort of a journaled wait sent when the run rejects
+// with the caller's signal aborted (no abort listener and closure of its own: the run watches the
+// signal already).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,7 +29,7 @@ import { measureSizes } from "../bench/size.mjs";
 /** The target, KiB gzip (issue 13). */
 export const BUDGET_KB = 60;
 /** What `--check` enforces while the figure is above the budget: the figure it reached, never raised. */
-export const CEILING_KB = 81.5;
+export const CEILING_KB = 81;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
 const s = await measureSizes(root);
