@@ -18,7 +18,8 @@
 // journaled handlers and input function (one closure type) and one boxed future for the journaled
 // client's watched requests, 80.9 with cancelOnAbort of a journaled wait sent when the run rejects
 // with the caller's signal aborted (no abort listener and closure of its own: the run watches the
-// signal already).
+// signal already), 80.7 with the single waiter returning the one boxed future (no wrapper future) and
+// one journal key function for names and stored values.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -164,7 +164,7 @@ pub fn await_task(
             settle(record, run, cancel, true).await
         })
     });
-    Ok(Box::pin(async move { one_waiter(&server, &id, signal, body).await }))
+    Ok(one_waiter(&server, &id, signal, body))
 }
 
 /// `api::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock

@@ -8,7 +8,7 @@
 //! the crate that does not set it), so the one method needed is declared here.
 
 use super::store::key_of;
-use super::{is_terminal, Finished, Journaling};
+use super::{is_terminal, Journaling};
 use crate::engine::{AbortScope, Event, Outcome};
 use crate::json::Json;
 use crate::shell::outcome::outcome_to_js;
@@ -126,73 +126,75 @@ pub type Body = Box<dyn FnOnce(bool) -> Journaling>;
 /// When another wait holds it, waits for that one's terminal outcome or for the lock, whichever comes
 /// first (`after_other` is then true), or for `signal`'s abort (the rejection). Without Web Locks, runs
 /// `body(false)`.
-pub async fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> Finished {
-    let Some(locks) = locks() else { return body(false).await };
+pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> Journaling {
+    let Some(locks) = locks() else { return body(false) };
     let name = lock_name(server, task_id);
-    let Request { granted, held } = request(&locks, &name, &if_available())?;
-    let lock = granted.await?;
-    if !lock.is_null() && !lock.is_undefined() {
-        let out = body(false).await;
+    Box::pin(async move {
+        let Request { granted, held } = request(&locks, &name, &if_available())?;
+        let lock = granted.await?;
+        if !lock.is_null() && !lock.is_undefined() {
+            let out = body(false).await;
+            drop(held);
+            return out;
+        }
         drop(held);
-        return out;
-    }
-    drop(held);
-    let signal: Option<JsValue> = signal.map(Into::into);
-    if let Some(s) = signal.as_ref().filter(|s| is_aborted(s)) {
-        return Err(reason_of(s));
-    }
-    // Held elsewhere: the holder's outcome, the lock, or the caller's abort.
-    let bc = web_sys::BroadcastChannel::new(&name).ok();
-    let (heard, hear) = resolvable();
-    if let Some(bc) = &bc {
-        bc.set_onmessage(Some(&hear));
-    }
-    let quit = web_sys::AbortController::new().ok();
-    let options = JsValue::object(quit.iter().map(|q| ("signal", q.signal().into())).collect());
-    let turn = request(&locks, &name, &options);
-    let inbox = Rc::new(Inbox::default());
-    let _watching = signal.as_ref().and_then(|s| subscribe(s, &inbox, AbortScope::All));
-    let out = match turn {
-        Err(e) => Err(e),
-        Ok(turn) => {
-            let mut heard = JsFuture::from(heard);
-            let mut granted = Some(turn.granted);
-            let mut body = Some(body);
-            let mut running: Option<Journaling> = None;
-            let out = poll_fn(|cx| {
-                if let Poll::Ready(event) = Pin::new(&mut heard).poll(cx) {
-                    let data = field(&event.unwrap_or_default(), "data").unwrap_or_default();
-                    return Poll::Ready(Ok(data));
-                }
-                if let Poll::Ready(Event::Abort { reason, .. }) = inbox.poll_next(cx) {
-                    return Poll::Ready(Err(reason));
-                }
-                if let Some(g) = granted.as_mut() {
-                    match Pin::new(g).poll(cx) {
-                        Poll::Pending => {}
-                        Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                        Poll::Ready(Ok(_)) => {
-                            granted = None;
-                            running = body.take().map(|b| b(true));
+        let signal: Option<JsValue> = signal.map(Into::into);
+        if let Some(s) = signal.as_ref().filter(|s| is_aborted(s)) {
+            return Err(reason_of(s));
+        }
+        // Held elsewhere: the holder's outcome, the lock, or the caller's abort.
+        let bc = web_sys::BroadcastChannel::new(&name).ok();
+        let (heard, hear) = resolvable();
+        if let Some(bc) = &bc {
+            bc.set_onmessage(Some(&hear));
+        }
+        let quit = web_sys::AbortController::new().ok();
+        let options = JsValue::object(quit.iter().map(|q| ("signal", q.signal().into())).collect());
+        let turn = request(&locks, &name, &options);
+        let inbox = Rc::new(Inbox::default());
+        let _watching = signal.as_ref().and_then(|s| subscribe(s, &inbox, AbortScope::All));
+        let out = match turn {
+            Err(e) => Err(e),
+            Ok(turn) => {
+                let mut heard = JsFuture::from(heard);
+                let mut granted = Some(turn.granted);
+                let mut body = Some(body);
+                let mut running: Option<Journaling> = None;
+                let out = poll_fn(|cx| {
+                    if let Poll::Ready(event) = Pin::new(&mut heard).poll(cx) {
+                        let data = field(&event.unwrap_or_default(), "data").unwrap_or_default();
+                        return Poll::Ready(Ok(data));
+                    }
+                    if let Poll::Ready(Event::Abort { reason, .. }) = inbox.poll_next(cx) {
+                        return Poll::Ready(Err(reason));
+                    }
+                    if let Some(g) = granted.as_mut() {
+                        match Pin::new(g).poll(cx) {
+                            Poll::Pending => {}
+                            Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                            Poll::Ready(Ok(_)) => {
+                                granted = None;
+                                running = body.take().map(|b| b(true));
+                            }
                         }
                     }
-                }
-                match running.as_mut().map(|r| r.as_mut().poll(cx)) {
-                    Some(ready @ Poll::Ready(_)) => ready,
-                    _ => Poll::Pending,
-                }
-            })
-            .await;
-            drop(running);
-            drop(turn.held);
-            out
+                    match running.as_mut().map(|r| r.as_mut().poll(cx)) {
+                        Some(ready @ Poll::Ready(_)) => ready,
+                        _ => Poll::Pending,
+                    }
+                })
+                .await;
+                drop(running);
+                drop(turn.held);
+                out
+            }
+        };
+        if let Some(q) = &quit {
+            q.abort();
         }
-    };
-    if let Some(q) = &quit {
-        q.abort();
-    }
-    if let Some(bc) = &bc {
-        bc.close();
-    }
-    out
+        if let Some(bc) = &bc {
+            bc.close();
+        }
+        out
+    })
 }

@@ -2,7 +2,7 @@
 //! as they are read), and waiting for every pending task of a server again ([`resume_tasks`]).
 
 use super::entry::expired;
-use super::store::Store;
+use super::store::{key_of_values, Store};
 use super::{await_task, Journal};
 use crate::engine::wait::Seed;
 use crate::json::Json;
@@ -37,9 +37,7 @@ pub fn pending_tasks(store: Store, server: Option<JsValue>) -> Listing {
             }
             let entry_server = read_key(&entry, &js_string("server"));
             if expired(&entry, now) {
-                let key = Array::of2(&entry_server, &read_key(&entry, &js_string("taskId")));
-                let key = js_sys::JSON::stringify(&key).ok().and_then(|k| k.as_string()).unwrap_or_default();
-                store.delete(&key).await?;
+                store.delete(&key_of_values(&entry_server, &read_key(&entry, &js_string("taskId")))).await?;
             } else if server.as_ref().is_none_or(|s| entry_server == *s) {
                 out.push(&entry);
             }
