@@ -19,7 +19,8 @@
 // client's watched requests, 80.9 with cancelOnAbort of a journaled wait sent when the run rejects
 // with the caller's signal aborted (no abort listener and closure of its own: the run watches the
 // signal already), 80.7 with the single waiter returning the one boxed future (no wrapper future) and
-// one journal key function for names and stored values.
+// one journal key function for names and stored values, 80.1 with wasm-opt's -Oz run to convergence and
+// --low-memory-unused (scripts/build.mjs says why that is sound here).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,7 +31,7 @@ import { measureSizes } from "../bench/size.mjs";
 /** The target, KiB gzip (issue 13). */
 export const BUDGET_KB = 60;
 /** What `--check` enforces while the figure is above the budget: the figure it reached, never raised. */
-export const CEILING_KB = 81;
+export const CEILING_KB = 80.5;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
 const s = await measureSizes(root);
@@ -77,7 +78,7 @@ function breakdown(wasm) {
     const dir = mkdtempSync(join(tmpdir(), "mcp-size-"));
     execFileSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--keep-debug", wasm]);
     const named = join(dir, "named.wasm");
-    execFileSync(join(root, "node_modules/.bin/wasm-opt"), ["-Oz", "--debuginfo", "--enable-reference-types", "--enable-bulk-memory",
+    execFileSync(join(root, "node_modules/.bin/wasm-opt"), ["-Oz", "--converge", "--low-memory-unused", "--debuginfo", "--enable-reference-types", "--enable-bulk-memory",
       "--enable-multivalue", "--enable-sign-ext", "--enable-nontrapping-float-to-int", "--enable-mutable-globals",
       join(dir, "mcp_tasks_wasm_bg.wasm"), "-o", named]);
     const out = execFileSync("twiggy", ["top", "-n", "100000", named], { encoding: "utf8", maxBuffer: 1 << 28 });
