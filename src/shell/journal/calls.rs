@@ -88,7 +88,7 @@ fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell:
         }
         record.idle().await;
         let out = match (record.failure(), settled) {
-            (Some(f), _) => Ok(f.to_js()),
+            (Some(f), _) => Ok(f),
             (None, Err(e)) => Err(e),
             (None, Ok(outcome)) => {
                 record.finish(&outcome).await;
@@ -152,7 +152,7 @@ pub fn await_task(
             };
             record.open(&task_id, None, status).await;
             if let Some(f) = record.failure() {
-                return Ok(f.to_js());
+                return Ok(f);
             }
             let cancel =
                 CancelOnAbort::new(options.cancel_on_abort, options.signal.clone(), &client, options.request_timeout);

@@ -24,7 +24,6 @@ mod resume;
 mod store;
 
 pub use calls::{await_task, call_and_await, call_tool};
-pub use record::StoreFailure;
 pub use resume::{pending_tasks, resume_tasks, Listing, OutcomeFn, Resuming};
 pub use store::Store;
 

@@ -4,7 +4,7 @@
 //! Writes are queued and carried out one after the other by one local task, whether or not anybody
 //! awaits them (a status write is not awaited by the wait; a later write carries its status if it is
 //! lost). After a failure the writes left are skipped; the failure aborts the record's stop signal,
-//! which the call's run watches, and the call ends with [`StoreFailure`]'s outcome.
+//! which the call's run watches, and the call ends with the journal's error outcome.
 
 use super::entry::{self, answered};
 use super::hash::{digest, hash_text, text_of};
@@ -29,40 +29,26 @@ const OPERATION: &str = "put";
 
 /// A store that failed: the call's error outcome `{tag: "error", error: {code: -32603, kind:
 /// "journal", message: "journal: put failed: <detail>", data: {taskId, operation}, cause: {type:
-/// "journal_failed", operation, error, status}}}`.
-#[derive(Clone, Debug)]
-pub struct StoreFailure {
-    /// What the store threw (or rejected with).
-    pub error: JsValue,
-    /// `"journal: put failed: "` and the error's message (else its text).
-    pub message: String,
-    /// The task, when it was known.
-    pub task_id: Option<String>,
-    /// The task's last status, when one was seen: the task is never lost.
-    pub status: Option<JsValue>,
-}
-
-impl StoreFailure {
-    /// The error outcome object.
-    pub fn to_js(&self) -> JsValue {
-        let op = || js_string(OPERATION);
-        let task_id = self.task_id.as_deref().map_or(JsValue::NULL, JsValue::from_str);
-        let data = JsValue::object(vec![("taskId", task_id), ("operation", op())]);
-        let cause = JsValue::object(vec![
-            ("type", js_string("journal_failed")),
-            ("operation", op()),
-            ("error", self.error.clone()),
-            ("status", self.status.clone().unwrap_or(JsValue::NULL)),
-        ]);
-        let error = JsValue::object(vec![
-            ("code", JsValue::from_f64(-32603.0)),
-            ("message", JsValue::from_str(&self.message)),
-            ("kind", js_string("journal")),
-            ("data", data),
-            ("cause", cause),
-        ]);
-        JsValue::object(vec![("tag", js_string("error")), ("error", error)])
-    }
+/// "journal_failed", operation, error, status}}}`, built once, when the store fails (`error`: what it
+/// threw or rejected with; `task_id` and `status`, the task's last status: the task is never lost).
+fn failure_outcome(error: &JsValue, task_id: JsValue, status: JsValue) -> JsValue {
+    let op = || js_string(OPERATION);
+    let message = ["journal: ", OPERATION, " failed: ", &detail(error)].concat();
+    let data = JsValue::object(vec![("taskId", task_id), ("operation", op())]);
+    let cause = JsValue::object(vec![
+        ("type", js_string("journal_failed")),
+        ("operation", op()),
+        ("error", error.clone()),
+        ("status", status),
+    ]);
+    let error = JsValue::object(vec![
+        ("code", JsValue::from_f64(-32603.0)),
+        ("message", JsValue::from_str(&message)),
+        ("kind", js_string("journal")),
+        ("data", data),
+        ("cause", cause),
+    ]);
+    JsValue::object(vec![("tag", js_string("error")), ("error", error)])
 }
 
 /// The text of a store's failure: its `message` (else the value's own text; "unreadable error" when
@@ -94,7 +80,8 @@ enum Write {
 struct State {
     entry: Option<JsValue>,
     key: String,
-    failed: Option<StoreFailure>,
+    /// The first store failure: what the store threw, and the call's error outcome.
+    failed: Option<(JsValue, JsValue)>,
     queue: VecDeque<Write>,
     draining: bool,
     queued: u64,
@@ -137,8 +124,8 @@ impl Record {
     }
 
     /// The first store failure.
-    pub fn failure(&self) -> Option<StoreFailure> {
-        self.state.borrow().failed.clone()
+    pub fn failure(&self) -> Option<JsValue> {
+        self.state.borrow().failed.as_ref().map(|(_, outcome)| outcome.clone())
     }
 
     /// Keeps `held` (the task's Web Lock) until [`Record::release`].
@@ -189,7 +176,7 @@ impl Record {
         }
         self.written(seq).await;
         match &self.state.borrow().failed {
-            Some(f) => Err(f.error.clone()),
+            Some((error, _)) => Err(error.clone()),
             None => Ok(()),
         }
     }
@@ -289,19 +276,17 @@ impl Record {
 
     /// Records the store's failure `e` (the first one only) and aborts the stop signal.
     fn fail(&self, e: JsValue) {
-        {
-            let mut s = self.state.borrow_mut();
+        let (task_id, status) = {
+            let s = self.state.borrow();
             if s.failed.is_some() {
                 return;
             }
-            let entry = s.entry.as_ref();
-            s.failed = Some(StoreFailure {
-                message: ["journal: ", OPERATION, " failed: ", &detail(&e)].concat(),
-                task_id: entry.and_then(|x| x.get_str("taskId")),
-                status: entry.and_then(|x| field(x, "status")).filter(|x| !x.is_null()),
-                error: e.clone(),
-            });
-        }
+            let read = |key| s.entry.as_ref().and_then(|x| field(x, key)).unwrap_or(JsValue::NULL);
+            (read("taskId"), read("status"))
+        };
+        // Outside the borrow: reading the error's message may run application code.
+        let outcome = failure_outcome(&e, task_id, status);
+        self.state.borrow_mut().failed.get_or_insert((e.clone(), outcome));
         // Outside the borrow: the abort runs the signal's listeners at once.
         if let Some(c) = &self.stop {
             c.abort_with_reason(&e);
