@@ -17,7 +17,7 @@ use crate::shell::values::{field, js_string};
 use js_sys::Reflect;
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::future::poll_fn;
+use std::future::{poll_fn, Future};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use wasm_bindgen::JsValue;
@@ -147,9 +147,14 @@ impl Record {
 
     /// Loads (or creates) the entry of `task_id` and journals `status`; resolves once it is stored
     /// (or failed).
-    pub async fn open(self: &Rc<Self>, task_id: &str, tool: Option<String>, status: Option<JsValue>) {
+    pub fn open(
+        self: &Rc<Self>,
+        task_id: &str,
+        tool: Option<String>,
+        status: Option<JsValue>,
+    ) -> impl Future<Output = ()> + '_ {
         let seq = self.enqueue(Write::Open { task_id: task_id.to_owned(), tool, status });
-        self.written(seq).await;
+        self.written(seq)
     }
 
     /// A new status seen (not awaited: a later write carries it if this one is lost). Terminal ones are
@@ -189,15 +194,15 @@ impl Record {
     }
 
     /// Resolves when every write queued so far is done.
-    pub async fn idle(&self) {
+    pub fn idle(&self) -> impl Future<Output = ()> + '_ {
         let seq = self.state.borrow().queued;
-        self.written(seq).await;
+        self.written(seq)
     }
 
-    /// The call ended with `outcome`: a terminal one removes the entry (a failed removal loses
-    /// nothing: the entry is found terminal, or expired, on the next resume).
+    /// The call ended with `outcome` and the record is [`Record::idle`]: a terminal outcome removes the
+    /// entry (a failed removal loses nothing: the entry is found terminal, or expired, on the next
+    /// resume).
     pub async fn finish(&self, outcome: &Outcome<JsValue>) {
-        self.idle().await;
         let key = {
             let s = self.state.borrow();
             if s.entry.is_none() || s.failed.is_some() || !is_terminal(outcome) {
@@ -223,8 +228,8 @@ impl Record {
     }
 
     /// Resolves once write `seq` is done.
-    async fn written(&self, seq: u64) {
-        poll_fn(|cx| {
+    fn written(&self, seq: u64) -> impl Future<Output = ()> + '_ {
+        poll_fn(move |cx| {
             let mut s = self.state.borrow_mut();
             if s.written >= seq {
                 return Poll::Ready(());
@@ -232,7 +237,6 @@ impl Record {
             s.wakers.push(cx.waker().clone());
             Poll::Pending
         })
-        .await;
     }
 
     /// Carries out `w`: what it needs first (the stored entry, the answer's digest), then the change to
