@@ -74,8 +74,12 @@ if (!fresh || process.argv.includes("--force")) {
   const features = ["--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
     "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
   // A size pass on the module alone: the glue ships as wasm-bindgen generated it (an app's bundler
-  // minifies it).
-  run(wasmOpt, ["-Oz", "--strip-target-features", ...features, wasmOut, "-o", wasmOut]);
+  // minifies it). `--converge` repeats -Oz until it gains nothing more (−0.2 KB gzip, a few seconds).
+  // `--low-memory-unused` lets it fold `load(p + c)` into `load offset=c (p)` for small constants
+  // (−0.35 KB gzip): the two differ only when `p + c` wraps past 4 GiB into the first KiB, which no
+  // address this module computes does (Rust's objects never straddle the end of the address space,
+  // and its stack-first layout puts data and heap at 1 MiB and above).
+  run(wasmOpt, ["-Oz", "--converge", "--low-memory-unused", "--strip-target-features", ...features, wasmOut, "-o", wasmOut]);
   for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
   writeStoresEntry();
   for (const d of declarations) copyFileSync(join(root, "js/entry.d.ts"), join(pkg, d));

@@ -11,7 +11,17 @@
 // exports on wasm-bindgen-futures, gloo-timers, js-sys, web-sys, serde-wasm-bindgen; std's allocator;
 // glue as generated), 66.2 with one settle future for the exports, 65.7 with one cause shape, 64.0 with
 // talc, 82.3 with the journal's logic in Rust (src/shell/journal; every app ships it: a module's
-// exports cannot be tree-shaken).
+// exports cannot be tree-shaken); slimming the journal: 82.2 with the entry kept as the JS object it is
+// stored as, 81.5 with the journaled calls settling with the outcome object (no Journaled enum, one
+// outcome_to_js that is also what is broadcast) and resumeTasks/pendingTasks building their arrays as
+// they go, 81.1 with one future for every export (a plain settle, not an async fn), one wrapper for the
+// journaled handlers and input function (one closure type) and one boxed future for the journaled
+// client's watched requests, 80.9 with cancelOnAbort of a journaled wait sent when the run rejects
+// with the caller's signal aborted (no abort listener and closure of its own: the run watches the
+// signal already), 80.7 with the single waiter returning the one boxed future (no wrapper future) and
+// one journal key function for names and stored values, 80.1 with wasm-opt's -Oz run to convergence and
+// --low-memory-unused (scripts/build.mjs says why that is sound here), 79.9 with the record's waits
+// (open, idle, written) plain functions returning the one poll_fn future (no async fn layers).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +32,7 @@ import { measureSizes } from "../bench/size.mjs";
 /** The target, KiB gzip (issue 13). */
 export const BUDGET_KB = 60;
 /** What `--check` enforces while the figure is above the budget: the figure it reached, never raised. */
-export const CEILING_KB = 83;
+export const CEILING_KB = 80;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
 const s = await measureSizes(root);
@@ -69,7 +79,7 @@ function breakdown(wasm) {
     const dir = mkdtempSync(join(tmpdir(), "mcp-size-"));
     execFileSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--keep-debug", wasm]);
     const named = join(dir, "named.wasm");
-    execFileSync(join(root, "node_modules/.bin/wasm-opt"), ["-Oz", "--debuginfo", "--enable-reference-types", "--enable-bulk-memory",
+    execFileSync(join(root, "node_modules/.bin/wasm-opt"), ["-Oz", "--converge", "--low-memory-unused", "--debuginfo", "--enable-reference-types", "--enable-bulk-memory",
       "--enable-multivalue", "--enable-sign-ext", "--enable-nontrapping-float-to-int", "--enable-mutable-globals",
       join(dir, "mcp_tasks_wasm_bg.wasm"), "-o", named]);
     const out = execFileSync("twiggy", ["top", "-n", "100000", named], { encoding: "utf8", maxBuffer: 1 << 28 });

@@ -9,12 +9,11 @@ use crate::proto::input::{check_create_message_result, check_elicit_result, chec
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::api::{self, Driving, Settled};
 use crate::shell::client::Client;
-use crate::shell::journal::{self, Journal, Journaling, Resumed};
+use crate::shell::journal::{self, Journal, Journaling};
 use crate::shell::live::{count, Counter};
 use crate::shell::outcome::outcome_to_js;
 use crate::shell::timer::armed_count;
 use crate::shell::values::{field, is_plain_object, js_string};
-use js_sys::Array;
 use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -40,15 +39,17 @@ enum Call {
 /// A call that started (or the `TypeError` its arguments got).
 type Started = Result<Call, JsValue>;
 
-/// The promise's settlement: the tagged outcome, or the rejection. One future for every export (each
-/// export's own is only the step of starting its call).
-async fn settle(started: Started) -> Result<JsValue, JsValue> {
-    match started? {
-        Call::Plain(run) => {
+/// The promise's settlement: the tagged outcome, or the rejection. One boxed future for every export
+/// (a plain function, not an `async fn`: each export's own future only awaits it, and its start — the
+/// reading of the arguments — runs in a function of its own, not inlined into each export's future).
+fn settle(started: Started) -> Journaling {
+    match started {
+        Err(e) => Box::pin(std::future::ready(Err(e))),
+        Ok(Call::Plain(run)) => Box::pin(async move {
             let settled: Settled = run.await;
             settled.map(|o| outcome_to_js(&o))
-        }
-        Call::Journaled(run) => run.await.map(|j| j.to_js()),
+        }),
+        Ok(Call::Journaled(run)) => run,
     }
 }
 
@@ -58,6 +59,7 @@ pub async fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: J
     settle(start_call_tool(&client, &name, &args, &options)).await
 }
 
+#[inline(never)]
 fn start_call_tool(client: &JsValue, name: &JsValue, args: &JsValue, options: &JsValue) -> Started {
     checked("callTool", || {
         let journal = read::journal(field(options, "journal"), client)?;
@@ -76,6 +78,7 @@ pub async fn await_task(client: JsValue, status_or_task_id: JsValue, options: Js
     settle(start_await_task(&client, &status_or_task_id, &options)).await
 }
 
+#[inline(never)]
 fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Started {
     checked("awaitTask", || {
         let journal = read::journal(field(options, "journal"), client)?;
@@ -104,6 +107,7 @@ pub async fn call_and_await(
     settle(start_call_and_await(&client, &name, &args, &call_options, &await_options)).await
 }
 
+#[inline(never)]
 fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: &JsValue, wait: &JsValue) -> Started {
     checked("callAndAwait", || {
         let value = field(wait, "journal").filter(|v| !v.is_null()).or_else(|| field(call, "journal"));
@@ -123,8 +127,7 @@ fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: 
 #[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
 pub async fn pending_tasks(journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let store = checked("pendingTasks", || read::store(&journal))?;
-    let entries = journal::pending_tasks(store, field(&options, "server")).await?;
-    Ok(entries.into_iter().collect::<Array>().into())
+    Ok(journal::pending_tasks(store, field(&options, "server")).await?.into())
 }
 
 /// Awaits every pending task of the client's server in a journal (see the README).
@@ -137,13 +140,11 @@ pub async fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -
         let (c, o) = (read::client(&client)?, read::await_options(&options)?);
         Ok(journal::resume_tasks(c, Journal { store, server }, o, on_outcome))
     })?;
-    let item = |r: Resumed| {
-        JsValue::object(vec![("taskId", JsValue::from_str(&r.task_id)), ("tool", r.tool), ("outcome", r.outcome)])
-    };
-    Ok(resuming.await?.into_iter().map(item).collect::<Array>().into())
+    resuming.await
 }
 
 /// Reads the client, the task id and the options of a one-request function.
+#[inline(never)]
 fn step_args(
     what: &str,
     client: &JsValue,

@@ -13,7 +13,7 @@
 
 use super::client::{Client, Reply, RequestOptions};
 use super::clock::now;
-use super::hooks::{AskContext, Hooks};
+use super::hooks::{AskContext, HandlerFn, Hooks};
 use super::live::{Counted, Counter};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::timer::{sleep_until, Sleep};
@@ -230,25 +230,14 @@ impl Run {
                     }
                 }
             }
-            Action::Ask { ask, kind, key, params, status } => match self.hooks.handlers.get(kind).cloned() {
-                // The handler is gone (another part's hooks): an invalid answer.
-                None => self.inbox.push(Event::Answer { ask, value: JsValue::UNDEFINED }),
-                Some(f) => {
-                    let controller = web_sys::AbortController::new().ok();
-                    let cx = AskContext { key: Some(key), status, signal: signal_of(controller.as_ref()) };
-                    let reply = f(params, cx);
-                    self.track(Waiting::Ask(ask), controller, reply, Counter::Asks);
-                }
-            },
-            Action::AskAll { ask, status } => match self.hooks.input_fn.clone() {
-                None => self.inbox.push(Event::Answer { ask, value: JsValue::UNDEFINED }),
-                Some(f) => {
-                    let controller = web_sys::AbortController::new().ok();
-                    let cx = AskContext { key: None, status: status.clone(), signal: signal_of(controller.as_ref()) };
-                    let reply = f(status, cx);
-                    self.track(Waiting::Ask(ask), controller, reply, Counter::Asks);
-                }
-            },
+            Action::Ask { ask, kind, key, params, status } => {
+                let f = self.hooks.handlers.get(kind).cloned();
+                self.ask(ask, f, Some(key), params, status);
+            }
+            Action::AskAll { ask, status } => {
+                let f = self.hooks.input_fn.clone();
+                self.ask(ask, f, None, status.clone(), status);
+            }
             Action::OpenStream { call } => self.open_stream(&call),
             Action::CloseStream => {
                 if let Some(s) = self.stream.take() {
@@ -263,6 +252,15 @@ impl Run {
             // Taken by `perform_all`.
             Action::Finish(_) => {}
         }
+    }
+
+    /// Calls `f` (a handler, with the request's `key`, or the input function) with its own abort
+    /// signal; without it (the handler is gone: another part's hooks), an invalid answer.
+    fn ask(&mut self, ask: AskId, f: Option<HandlerFn>, key: Option<String>, params: JsValue, status: JsValue) {
+        let Some(f) = f else { return self.inbox.push(Event::Answer { ask, value: JsValue::UNDEFINED }) };
+        let controller = web_sys::AbortController::new().ok();
+        let reply = f(params, AskContext { key, status, signal: signal_of(controller.as_ref()) });
+        self.track(Waiting::Ask(ask), controller, reply, Counter::Asks);
     }
 
     /// Sends `call` through the client, with its own abort signal.

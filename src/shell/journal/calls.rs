@@ -6,63 +6,53 @@
 //! `cancelOnAbort` is honoured here, on the caller's own signal only: the engine never sees it (the
 //! stop signal aborts the run too, and a store failure never cancels the task).
 
-use super::client::{journaled_handlers, journaled_input, journaled_status, JournaledClient};
-use super::lock::{broadcast, lock_name, one_waiter, Body};
+use super::client::{journaled, journaled_handlers, journaled_status, JournaledClient};
+use super::lock::{one_waiter, told, Body};
 use super::record::Record;
 use super::store::key_of;
-use super::{Journal, Journaled, Journaling};
+use super::{Journal, Journaling};
 use crate::engine::wait::Seed;
 use crate::json::Json;
 use crate::shell::api::{self, check_await, Driving};
 use crate::shell::client::Client;
 use crate::shell::options::{millis, AwaitOptions, CallOptions, Input};
 use crate::shell::run::detached;
+use crate::shell::signals::is_aborted;
 use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::spawn_local;
 
 /// The bound of a best-effort `tasks/cancel` when neither the options nor the client set one.
 const CANCEL_TIMEOUT_MS: u64 = 5000;
 
-/// A listener on the caller's signal that sends a best-effort `tasks/cancel` for the record's task
-/// (once known) on abort; removed when dropped (the call ended).
+/// What `cancelOnAbort` needs: the caller's signal, the client, and the bound of the `tasks/cancel`.
 struct CancelOnAbort {
-    signal: web_sys::EventTarget,
-    listener: Closure<dyn FnMut()>,
+    signal: JsValue,
+    client: Rc<dyn Client>,
+    timeout_ms: u64,
 }
 
 impl CancelOnAbort {
-    /// Listens on `signal` when `wanted` (`request_timeout`: the options' bound of a request); `None` when not wanted, or the signal cannot be listened to.
+    /// `cancelOnAbort` on `signal` when `wanted` (`request_timeout`: the options' bound of a request).
     fn new(
         wanted: bool,
         signal: Option<web_sys::AbortSignal>,
-        record: &Rc<Record>,
         client: &Rc<dyn Client>,
         request_timeout: Option<Duration>,
     ) -> Option<Self> {
-        let signal: web_sys::EventTarget = signal.filter(|_| wanted)?.unchecked_into();
+        let signal = signal.filter(|_| wanted)?.into();
         let timeout = request_timeout.or(client.request_timeout());
         let timeout_ms = timeout.map_or(Some(CANCEL_TIMEOUT_MS), millis).unwrap_or(u64::MAX);
-        let (record, client) = (record.clone(), client.clone());
-        let listener = Closure::<dyn FnMut()>::new(move || {
-            let Some(task_id) = record.task_id() else { return };
-            let client = client.clone();
-            // After a microtask: application code never runs inside the abort.
-            spawn_local(async move {
-                let params = JsValue::object(vec![("taskId", JsValue::from_str(&task_id))]);
-                detached(client.as_ref(), "tasks/cancel", params, timeout_ms);
-            });
-        });
-        signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref()).ok()?;
-        Some(Self { signal, listener })
+        Some(Self { signal, client: client.clone(), timeout_ms })
     }
-}
 
-impl Drop for CancelOnAbort {
-    fn drop(&mut self) {
-        let _ = self.signal.remove_event_listener_with_callback("abort", self.listener.as_ref().unchecked_ref());
+    /// The call rejected: when the caller's signal is aborted, a best-effort `tasks/cancel` of the
+    /// record's task (once known). No listener of its own: the run watches the signal already, and
+    /// ends at its abort; an abort after the outcome sends nothing.
+    fn rejected(&self, record: &Record) {
+        let Some(task_id) = record.task_id().filter(|_| is_aborted(&self.signal)) else { return };
+        let params = JsValue::object(vec![("taskId", JsValue::from_str(&task_id))]);
+        detached(self.client.as_ref(), "tasks/cancel", params, self.timeout_ms);
     }
 }
 
@@ -70,7 +60,7 @@ impl Drop for CancelOnAbort {
 fn call_options(record: &Rc<Record>, mut o: CallOptions) -> CallOptions {
     o.input_handlers = o.input_handlers.map(|h| journaled_handlers(record, h));
     if let Input::Function(f) = o.input {
-        o.input = Input::Function(journaled_input(record, f));
+        o.input = Input::Function(journaled(record, f));
     }
     o
 }
@@ -79,32 +69,32 @@ fn call_options(record: &Rc<Record>, mut o: CallOptions) -> CallOptions {
 fn await_options(record: &Rc<Record>, mut o: AwaitOptions) -> AwaitOptions {
     o.input_handlers = o.input_handlers.map(|h| journaled_handlers(record, h));
     if let Input::Function(f) = o.input {
-        o.input = Input::Function(journaled_input(record, f));
+        o.input = Input::Function(journaled(record, f));
     }
     o.on_status = Some(journaled_status(record, o.on_status));
     o.cancel_on_abort = false;
     o
 }
 
-/// Awaits the run of `record`'s call; a store failure is the journal's error outcome, and a terminal
-/// outcome removes the entry (and with `tell`, is broadcast to the task's other waiters). The lock the
-/// record kept is released at the end.
+/// Awaits the run of `record`'s call (a rejection with the caller's signal aborted sends the
+/// `tasks/cancel` of `cancel`); a store failure is the journal's error outcome, and a terminal outcome
+/// removes the entry (and with `tell`, is broadcast to the task's other waiters). The lock the record
+/// kept is released at the end.
 fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell: bool) -> Journaling {
     Box::pin(async move {
         let settled = run.await;
-        drop(cancel);
+        if let (Err(_), Some(c)) = (&settled, &cancel) {
+            c.rejected(&record);
+        }
         record.idle().await;
         let out = match (record.failure(), settled) {
-            (Some(f), _) => Ok(Journaled::Failed(f)),
+            (Some(f), _) => Ok(f),
             (None, Err(e)) => Err(e),
             (None, Ok(outcome)) => {
                 record.finish(&outcome).await;
-                Ok(Journaled::Outcome(outcome))
+                Ok(told(&record.journal().server, record.task_id().filter(|_| tell), &outcome))
             }
         };
-        if let Some(task_id) = record.task_id().filter(|_| tell) {
-            broadcast(&lock_name(&record.journal().server, &task_id), &out);
-        }
         record.release();
         out
     })
@@ -151,8 +141,8 @@ pub fn await_task(
                 // outcome is read from the server, not journaled again (no handler runs: it is over).
                 let left = journal.store.get(&key_of(&journal.server, &task_id)).await;
                 if left.as_ref().is_ok_and(JsValue::is_undefined) {
-                    let run = api::await_task(client, Seed::TaskId(task_id), options).map_err(type_error)?;
-                    return run.await.map(Journaled::Outcome);
+                    let run = api::await_task(client, Seed::TaskId(task_id.clone()), options).map_err(type_error)?;
+                    return Ok(told(&journal.server, Some(task_id), &run.await?));
                 }
             }
             let record = Record::new(journal);
@@ -162,24 +152,19 @@ pub fn await_task(
             };
             record.open(&task_id, None, status).await;
             if let Some(f) = record.failure() {
-                return Ok(Journaled::Failed(f));
+                return Ok(f);
             }
-            let cancel = CancelOnAbort::new(
-                options.cancel_on_abort,
-                options.signal.clone(),
-                &record,
-                &client,
-                options.request_timeout,
-            );
+            let cancel =
+                CancelOnAbort::new(options.cancel_on_abort, options.signal.clone(), &client, options.request_timeout);
             let watched = Rc::new(JournaledClient::new(client, record.clone(), None));
             let mut options = await_options(&record, options);
             options.answered = record.answered_before();
             let stop = record.stop_signal();
             let run = api::await_task_until(watched, seed, options, stop.as_ref()).map_err(type_error)?;
-            settle(record, run, cancel, false).await
+            settle(record, run, cancel, true).await
         })
     });
-    Ok(Box::pin(async move { one_waiter(&server, &id, signal, body).await }))
+    Ok(one_waiter(&server, &id, signal, body))
 }
 
 /// `api::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
@@ -200,7 +185,7 @@ pub fn call_and_await(
     let watched = Rc::new(JournaledClient::new(client.clone(), record.clone(), Some(name.to_owned())));
     let (call, wait) = (call_options(&record, call), await_options(&record, wait));
     let run = api::call_and_await_until(watched, name, args, call, wait, record.stop_signal().as_ref())?;
-    let cancel = CancelOnAbort::new(cancel_on_abort, signal, &record, &client, timeout);
+    let cancel = CancelOnAbort::new(cancel_on_abort, signal, &client, timeout);
     Ok(settle(record, run, cancel, true))
 }
 

@@ -9,7 +9,7 @@ use super::lock::hold;
 use super::record::Record;
 use crate::json::Json;
 use crate::shell::client::{Client, Reply, RequestOptions};
-use crate::shell::hooks::{HandlerFn, Handlers, InputFn, StatusFn};
+use crate::shell::hooks::{HandlerFn, Handlers, StatusFn};
 use crate::shell::values::{entries, field};
 use std::rc::Rc;
 use std::time::Duration;
@@ -32,20 +32,19 @@ impl JournaledClient {
 
 impl Client for JournaledClient {
     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
-        let record = self.record.clone();
-        if method == "tasks/update" {
-            let keys = response_keys(&params);
-            let reply = self.inner.request(method, params, options);
-            return Box::pin(async move {
-                let r = reply.await?;
-                record.acked(keys);
-                Ok(r)
-            });
-        }
+        let keys = (method == "tasks/update").then(|| response_keys(&params));
+        let tool = self.tool.clone().filter(|_| method == "tools/call");
         let reply = self.inner.request(method, params, options);
-        let Some(tool) = self.tool.clone().filter(|_| method == "tools/call") else { return reply };
+        if keys.is_none() && tool.is_none() {
+            return reply;
+        }
+        let record = self.record.clone();
         Box::pin(async move {
             let r = reply.await?;
+            if let Some(keys) = keys {
+                record.acked(keys);
+            }
+            let Some(tool) = tool else { return Ok(r) };
             let task_id = r.get_str("taskId").filter(|_| r.get_str("resultType").as_deref() == Some("task"));
             if let Some(task_id) = task_id.filter(|_| record.task_id().is_none()) {
                 record.open(&task_id, Some(tool), Some(r.clone())).await;
@@ -72,26 +71,9 @@ impl Client for JournaledClient {
     }
 }
 
-/// `handlers` whose `{tag: "ok", response}` answers are journaled (under the request's key) before
-/// the engine may send them.
+/// `handlers`, each [`journaled`].
 pub fn journaled_handlers(record: &Rc<Record>, handlers: Handlers) -> Handlers {
-    let wrap = |h: Option<HandlerFn>| -> Option<HandlerFn> {
-        let h = h?;
-        let record = record.clone();
-        Some(Rc::new(move |params, cx| {
-            let key = cx.key.clone();
-            let reply = h(params, cx);
-            let record = record.clone();
-            Box::pin(async move {
-                let out = reply.await?;
-                if let (Some(key), true) = (key, is_ok(&out)) {
-                    let response = field(&out, "response").unwrap_or_default();
-                    record.answer(&key, &response).await?;
-                }
-                Ok(out)
-            })
-        }))
-    };
+    let wrap = |h: Option<HandlerFn>| h.map(|h| journaled(record, h));
     Handlers {
         form: wrap(handlers.form),
         url: wrap(handlers.url),
@@ -100,20 +82,23 @@ pub fn journaled_handlers(record: &Rc<Record>, handlers: Handlers) -> Handlers {
     }
 }
 
-/// The input function, its `{tag: "ok", responses}` answers journaled (each key) before the engine
-/// may send them.
-pub fn journaled_input(record: &Rc<Record>, f: InputFn) -> InputFn {
+/// `f` — a handler, or the input function (its context has no key) — with its `{tag: "ok"}` answers
+/// journaled before the engine may send them: a handler's `response` under the request's key, each of
+/// the input function's `responses` under its own.
+pub fn journaled(record: &Rc<Record>, f: HandlerFn) -> HandlerFn {
     let record = record.clone();
-    Rc::new(move |status, cx| {
-        let reply = f(status, cx);
+    Rc::new(move |params, cx| {
+        let key = cx.key.clone();
+        let reply = f(params, cx);
         let record = record.clone();
         Box::pin(async move {
             let out = reply.await?;
             if is_ok(&out) {
-                let responses = field(&out, "responses").unwrap_or_default();
-                for (key, response) in entries(&responses).unwrap_or_default() {
-                    record.answer(&key, &response).await?;
-                }
+                let answers = match key {
+                    Some(key) => vec![(key, field(&out, "response").unwrap_or_default())],
+                    None => entries(&field(&out, "responses").unwrap_or_default()).unwrap_or_default(),
+                };
+                record.answer(answers).await?;
             }
             Ok(out)
         })

@@ -1,126 +1,109 @@
-//! One journaled task as the store keeps it (`JournalEntry` in the `.d.ts`): read from what a store
-//! gave (catching), updated from the statuses seen, written as a fresh plain object each time (the
-//! store may keep what it is given).
+//! One journaled task as the store keeps it (`JournalEntry` in the `.d.ts`), kept as the JS object it
+//! is stored as — never a Rust copy converted back and forth. What a store gave is read field by field
+//! (catching) into a new object; each change then makes a new object, and an object once made is never
+//! changed (the store may keep what it is given).
 
 use crate::json::Json;
 use crate::shell::values::{entries, field, js_string};
 use js_sys::{Array, Object, Reflect};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
-/// One input key answered: the hash of its answer, and the answer until its `tasks/update` is
-/// acknowledged.
-#[derive(Clone, Debug)]
-pub struct Answered {
-    /// The input request's key.
-    pub key: String,
-    /// `"sha256:<hex>"` (or `"fnv1a:<hex>"`) of the answer's JSON.
-    pub hash: String,
-    /// The answer, while it is not acknowledged.
-    pub answer: Option<JsValue>,
+/// `v[key]` when it is a string, else `null`.
+fn text(v: &JsValue, key: &str) -> JsValue {
+    field(v, key).filter(JsValue::is_string).unwrap_or(JsValue::NULL)
 }
 
-/// A journal entry.
-#[derive(Clone, Debug)]
-pub struct Entry {
-    /// The client's `id`.
-    pub server: String,
-    /// The task.
-    pub task_id: String,
-    /// The tool that created the task, when the journal saw it created.
-    pub tool: Option<String>,
-    /// The task's `createdAt`, as last seen.
-    pub created_at: Option<String>,
-    /// The task's `ttlMs`, as last seen.
-    pub ttl_ms: Option<f64>,
-    /// The last non-terminal status seen, without a terminal payload.
-    pub status: Option<JsValue>,
-    /// The input keys answered.
-    pub answered: Vec<Answered>,
-    /// `Date.now()` when first journaled.
-    pub journaled_at: f64,
+/// `v[key]` when it is a number, else `null`.
+fn number(v: &JsValue, key: &str) -> JsValue {
+    field(v, key).filter(|n| n.as_f64().is_some()).unwrap_or(JsValue::NULL)
 }
 
-impl Entry {
-    /// A new entry of `task_id`, journaled now.
-    pub fn new(server: &str, task_id: &str) -> Self {
-        Self {
-            server: server.to_owned(),
-            task_id: task_id.to_owned(),
-            tool: None,
-            created_at: None,
-            ttl_ms: None,
-            status: None,
-            answered: Vec::new(),
-            journaled_at: js_sys::Date::now(),
-        }
-    }
-
-    /// The entry of `task_id` a store gave (`None` when `stored` is no object of that task). Fields of
-    /// the wrong type read as unknown; answered items without a key are dropped.
-    pub fn read(stored: &JsValue, server: &str, task_id: &str) -> Option<Self> {
-        if !stored.is_object() || stored.get_str("taskId").as_deref() != Some(task_id) {
-            return None;
-        }
-        let answered = stored.get("answered").and_then(|a| a.items()).unwrap_or_default();
-        Some(Self {
-            server: stored.get_str("server").unwrap_or_else(|| server.to_owned()),
-            task_id: task_id.to_owned(),
-            tool: stored.get_str("tool"),
-            created_at: stored.get_str("createdAt"),
-            ttl_ms: stored.get_f64("ttlMs"),
-            status: field(stored, "status").filter(|s| !s.is_null()),
-            answered: answered.iter().filter_map(read_answered).collect(),
-            journaled_at: stored.get_f64("journaledAt").unwrap_or_else(js_sys::Date::now),
-        })
-    }
-
-    /// Takes `status` in: as journaled (a copy without `result` and `error`), and its times.
-    pub fn see(&mut self, status: &JsValue) {
-        let copy = Object::new();
-        for (k, v) in entries(status).unwrap_or_default() {
-            if k != "result" && k != "error" {
-                let _ = Reflect::set(&copy, &js_string(&k), &v);
-            }
-        }
-        self.status = Some(copy.into());
-        if let Some(c) = status.get_str("createdAt") {
-            self.created_at = Some(c);
-        }
-        if let Some(t) = field(status, "ttlMs") {
-            self.ttl_ms = t.as_f64();
-        }
-    }
-
-    /// The entry as a fresh plain object.
-    pub fn to_js(&self) -> JsValue {
-        let text = |s: &Option<String>| s.as_deref().map_or(JsValue::NULL, JsValue::from_str);
-        let answered: Array = self.answered.iter().map(answered_to_js).collect();
-        JsValue::object(vec![
-            ("server", JsValue::from_str(&self.server)),
-            ("taskId", JsValue::from_str(&self.task_id)),
-            ("tool", text(&self.tool)),
-            ("createdAt", text(&self.created_at)),
-            ("ttlMs", self.ttl_ms.map_or(JsValue::NULL, JsValue::from_f64)),
-            ("status", self.status.clone().unwrap_or(JsValue::NULL)),
-            ("answered", answered.into()),
-            ("journaledAt", JsValue::from_f64(self.journaled_at)),
-        ])
-    }
+/// The entry's `answered` items (ours: always an array).
+pub fn answered(entry: &JsValue) -> Array {
+    field(entry, "answered").map_or_else(Array::new, JsCast::unchecked_into)
 }
 
-/// A stored `{key, hash, answer?}`.
-fn read_answered(v: &JsValue) -> Option<Answered> {
-    let key = v.get_str("key").filter(|k| !k.is_empty())?;
-    let hash = v.get_str("hash").unwrap_or_default();
-    Some(Answered { key, hash, answer: field(v, "answer") })
-}
-
-fn answered_to_js(a: &Answered) -> JsValue {
-    let mut fields = vec![("key", JsValue::from_str(&a.key)), ("hash", JsValue::from_str(&a.hash))];
-    if let Some(answer) = &a.answer {
-        fields.push(("answer", answer.clone()));
+/// An `answered` item: `{key, hash}`, and `answer` while it is not acknowledged.
+fn item(key: JsValue, hash: JsValue, answer: Option<JsValue>) -> JsValue {
+    let mut fields = vec![("key", key), ("hash", hash)];
+    if let Some(answer) = answer {
+        fields.push(("answer", answer));
     }
     JsValue::object(fields)
+}
+
+/// A copy of our `entry` with `key` set to `value` (the copy is new: `entry` is never changed).
+fn with(entry: &JsValue, key: &str, value: &JsValue) -> JsValue {
+    let copy = Object::assign(&Object::new(), entry.unchecked_ref());
+    let _ = Reflect::set(&copy, &js_string(key), value);
+    copy.into()
+}
+
+/// The entry of `task_id` as a call opens it: what a store gave (`stored`, when it is an object of
+/// that task; fields of the wrong type read as `null`, answered items without a key are dropped), else
+/// a new one journaled now; `tool`, when known, replaces the stored one.
+pub fn open(stored: &JsValue, server: &str, task_id: &str, tool: Option<String>) -> JsValue {
+    let known = stored.is_object() && stored.get_str("taskId").as_deref() == Some(task_id);
+    let stored = if known { stored } else { &JsValue::UNDEFINED };
+    let kept = Array::new();
+    for a in stored.get("answered").and_then(|a| a.items()).unwrap_or_default() {
+        let Some(key) = field(&a, "key").filter(|k| k.as_string().is_some_and(|k| !k.is_empty())) else { continue };
+        let hash = field(&a, "hash").filter(JsValue::is_string).unwrap_or_else(|| js_string(""));
+        kept.push(&item(key, hash, field(&a, "answer")));
+    }
+    let journaled_at = field(stored, "journaledAt").filter(|n| n.as_f64().is_some());
+    JsValue::object(vec![
+        ("server", field(stored, "server").filter(JsValue::is_string).unwrap_or_else(|| JsValue::from_str(server))),
+        ("taskId", JsValue::from_str(task_id)),
+        ("tool", tool.map_or_else(|| text(stored, "tool"), |t| JsValue::from_str(&t))),
+        ("createdAt", text(stored, "createdAt")),
+        ("ttlMs", number(stored, "ttlMs")),
+        ("status", field(stored, "status").unwrap_or(JsValue::NULL)),
+        ("answered", kept.into()),
+        ("journaledAt", journaled_at.unwrap_or_else(|| JsValue::from_f64(js_sys::Date::now()))),
+    ])
+}
+
+/// `entry` having seen `status`: journaled as a copy without `result` and `error`, with its times.
+pub fn see(entry: &JsValue, status: &JsValue) -> JsValue {
+    let copy = Object::new();
+    for (k, v) in entries(status).unwrap_or_default() {
+        if k != "result" && k != "error" {
+            let _ = Reflect::set(&copy, &js_string(&k), &v);
+        }
+    }
+    let next = with(entry, "status", &copy);
+    if let Some(c) = field(status, "createdAt").filter(JsValue::is_string) {
+        let _ = Reflect::set(&next, &js_string("createdAt"), &c);
+    }
+    if let Some(t) = field(status, "ttlMs") {
+        let _ = Reflect::set(&next, &js_string("ttlMs"), &t.as_f64().map_or(JsValue::NULL, JsValue::from_f64));
+    }
+    next
+}
+
+/// `entry` with the answer `response` for `key` (hash `hash`), replacing an earlier one.
+pub fn answer(entry: &JsValue, key: &str, hash: &str, response: &JsValue) -> JsValue {
+    let key = JsValue::from_str(key);
+    let items = Array::new();
+    for a in answered(entry).iter() {
+        if field(&a, "key").as_ref() != Some(&key) {
+            items.push(&a);
+        }
+    }
+    items.push(&item(key, JsValue::from_str(hash), Some(response.clone())));
+    with(entry, "answered", &items)
+}
+
+/// `entry` after a `tasks/update` carrying `keys` was acknowledged: their answers go (the hashes stay).
+pub fn acked(entry: &JsValue, keys: &[String]) -> JsValue {
+    let items = Array::new();
+    for a in answered(entry).iter() {
+        let key = field(&a, "key").unwrap_or_default();
+        let done = key.as_string().is_some_and(|k| keys.contains(&k));
+        items.push(&if done { item(key, field(&a, "hash").unwrap_or_default(), None) } else { a });
+    }
+    with(entry, "answered", &items)
 }
 
 /// Whether a stored entry's task is past `createdAt + ttlMs` at `now` (the server's times; without a

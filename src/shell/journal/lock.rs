@@ -8,8 +8,8 @@
 //! the crate that does not set it), so the one method needed is declared here.
 
 use super::store::key_of;
-use super::{is_terminal, Finished, Journaled, Journaling};
-use crate::engine::{AbortScope, Event};
+use super::{is_terminal, Journaling};
+use crate::engine::{AbortScope, Event, Outcome};
 use crate::json::Json;
 use crate::shell::outcome::outcome_to_js;
 use crate::shell::run::Inbox;
@@ -104,97 +104,97 @@ pub fn hold(server: &str, task_id: &str) -> Option<Held> {
     request(&locks()?, &lock_name(server, task_id), &if_available()).ok().map(|r| r.held)
 }
 
-/// Tells the other waiters of the task (`name`) its terminal outcome (nothing for another outcome; an
-/// outcome that cannot be cloned is not sent: the others read the task themselves).
-pub fn broadcast(name: &str, out: &Finished) {
-    let Ok(Journaled::Outcome(o)) = out else { return };
-    if !is_terminal(o) {
-        return;
+/// The outcome object of `outcome`, told first to the other waiters of the task `task_id` of `server`
+/// when it is terminal (an outcome that cannot be cloned is not sent: the others read the task
+/// themselves).
+pub fn told(server: &str, task_id: Option<String>, outcome: &Outcome<JsValue>) -> JsValue {
+    let object = outcome_to_js(outcome);
+    if let Some(task_id) = task_id.filter(|_| is_terminal(outcome)) {
+        if let Ok(bc) = web_sys::BroadcastChannel::new(&lock_name(server, &task_id)) {
+            let _ = bc.post_message(&object);
+            bc.close();
+        }
     }
-    if let Ok(bc) = web_sys::BroadcastChannel::new(name) {
-        let _ = bc.post_message(&outcome_to_js(o));
-        bc.close();
-    }
+    object
 }
 
-/// What [`one_waiter`] runs: the wait, told whether another waiter held the task before.
+/// What [`one_waiter`] runs: the wait, told whether another waiter held the task before (it tells the
+/// others its terminal outcome itself: [`told`]).
 pub type Body = Box<dyn FnOnce(bool) -> Journaling>;
 
 /// Runs `body(after_other)` as the one waiter of the task across this origin: under its Web Lock.
 /// When another wait holds it, waits for that one's terminal outcome or for the lock, whichever comes
 /// first (`after_other` is then true), or for `signal`'s abort (the rejection). Without Web Locks, runs
 /// `body(false)`.
-pub async fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> Finished {
-    let Some(locks) = locks() else { return body(false).await };
+pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> Journaling {
+    let Some(locks) = locks() else { return body(false) };
     let name = lock_name(server, task_id);
-    let Request { granted, held } = request(&locks, &name, &if_available())?;
-    let lock = granted.await?;
-    if !lock.is_null() && !lock.is_undefined() {
-        let out = body(false).await;
-        broadcast(&name, &out);
+    Box::pin(async move {
+        let Request { granted, held } = request(&locks, &name, &if_available())?;
+        let lock = granted.await?;
+        if !lock.is_null() && !lock.is_undefined() {
+            let out = body(false).await;
+            drop(held);
+            return out;
+        }
         drop(held);
-        return out;
-    }
-    drop(held);
-    let signal: Option<JsValue> = signal.map(Into::into);
-    if let Some(s) = signal.as_ref().filter(|s| is_aborted(s)) {
-        return Err(reason_of(s));
-    }
-    // Held elsewhere: the holder's outcome, the lock, or the caller's abort.
-    let bc = web_sys::BroadcastChannel::new(&name).ok();
-    let (heard, hear) = resolvable();
-    if let Some(bc) = &bc {
-        bc.set_onmessage(Some(&hear));
-    }
-    let quit = web_sys::AbortController::new().ok();
-    let options = JsValue::object(quit.iter().map(|q| ("signal", q.signal().into())).collect());
-    let turn = request(&locks, &name, &options);
-    let inbox = Rc::new(Inbox::default());
-    let _watching = signal.as_ref().and_then(|s| subscribe(s, &inbox, AbortScope::All));
-    let out = match turn {
-        Err(e) => Err(e),
-        Ok(turn) => {
-            let mut heard = JsFuture::from(heard);
-            let mut granted = Some(turn.granted);
-            let mut body = Some(body);
-            let mut running: Option<Journaling> = None;
-            let out = poll_fn(|cx| {
-                if let Poll::Ready(event) = Pin::new(&mut heard).poll(cx) {
-                    let data = field(&event.unwrap_or_default(), "data").unwrap_or_default();
-                    return Poll::Ready(Ok(Journaled::Heard(data)));
-                }
-                if let Poll::Ready(Event::Abort { reason, .. }) = inbox.poll_next(cx) {
-                    return Poll::Ready(Err(reason));
-                }
-                if let Some(g) = granted.as_mut() {
-                    match Pin::new(g).poll(cx) {
-                        Poll::Pending => {}
-                        Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                        Poll::Ready(Ok(_)) => {
-                            granted = None;
-                            running = body.take().map(|b| b(true));
+        let signal: Option<JsValue> = signal.map(Into::into);
+        if let Some(s) = signal.as_ref().filter(|s| is_aborted(s)) {
+            return Err(reason_of(s));
+        }
+        // Held elsewhere: the holder's outcome, the lock, or the caller's abort.
+        let bc = web_sys::BroadcastChannel::new(&name).ok();
+        let (heard, hear) = resolvable();
+        if let Some(bc) = &bc {
+            bc.set_onmessage(Some(&hear));
+        }
+        let quit = web_sys::AbortController::new().ok();
+        let options = JsValue::object(quit.iter().map(|q| ("signal", q.signal().into())).collect());
+        let turn = request(&locks, &name, &options);
+        let inbox = Rc::new(Inbox::default());
+        let _watching = signal.as_ref().and_then(|s| subscribe(s, &inbox, AbortScope::All));
+        let out = match turn {
+            Err(e) => Err(e),
+            Ok(turn) => {
+                let mut heard = JsFuture::from(heard);
+                let mut granted = Some(turn.granted);
+                let mut body = Some(body);
+                let mut running: Option<Journaling> = None;
+                let out = poll_fn(|cx| {
+                    if let Poll::Ready(event) = Pin::new(&mut heard).poll(cx) {
+                        let data = field(&event.unwrap_or_default(), "data").unwrap_or_default();
+                        return Poll::Ready(Ok(data));
+                    }
+                    if let Poll::Ready(Event::Abort { reason, .. }) = inbox.poll_next(cx) {
+                        return Poll::Ready(Err(reason));
+                    }
+                    if let Some(g) = granted.as_mut() {
+                        match Pin::new(g).poll(cx) {
+                            Poll::Pending => {}
+                            Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                            Poll::Ready(Ok(_)) => {
+                                granted = None;
+                                running = body.take().map(|b| b(true));
+                            }
                         }
                     }
-                }
-                match running.as_mut().map(|r| r.as_mut().poll(cx)) {
-                    Some(Poll::Ready(out)) => {
-                        broadcast(&name, &out);
-                        Poll::Ready(out)
+                    match running.as_mut().map(|r| r.as_mut().poll(cx)) {
+                        Some(ready @ Poll::Ready(_)) => ready,
+                        _ => Poll::Pending,
                     }
-                    _ => Poll::Pending,
-                }
-            })
-            .await;
-            drop(running);
-            drop(turn.held);
-            out
+                })
+                .await;
+                drop(running);
+                drop(turn.held);
+                out
+            }
+        };
+        if let Some(q) = &quit {
+            q.abort();
         }
-    };
-    if let Some(q) = &quit {
-        q.abort();
-    }
-    if let Some(bc) = &bc {
-        bc.close();
-    }
-    out
+        if let Some(bc) = &bc {
+            bc.close();
+        }
+        out
+    })
 }

@@ -24,12 +24,10 @@ mod resume;
 mod store;
 
 pub use calls::{await_task, call_and_await, call_tool};
-pub use record::StoreFailure;
-pub use resume::{pending_tasks, resume_tasks, Listing, OutcomeFn, Resumed, Resuming};
+pub use resume::{pending_tasks, resume_tasks, Listing, OutcomeFn, Resuming};
 pub use store::Store;
 
 use crate::engine::{Cause, Outcome};
-use crate::shell::outcome::outcome_to_js;
 use std::future::Future;
 use std::pin::Pin;
 use wasm_bindgen::JsValue;
@@ -44,32 +42,11 @@ pub struct Journal {
     pub server: String,
 }
 
-/// How a journaled call ended.
-#[derive(Clone, Debug)]
-pub enum Journaled {
-    /// The engine's outcome.
-    Outcome(Outcome<JsValue>),
-    /// The store failed: the call's error outcome (the task is not cancelled).
-    Failed(StoreFailure),
-    /// Another waiter of the task (another tab or worker) ended it: its outcome object, as it was
-    /// broadcast.
-    Heard(JsValue),
-}
-
-impl Journaled {
-    /// The tagged outcome object.
-    pub fn to_js(&self) -> JsValue {
-        match self {
-            Self::Outcome(o) => outcome_to_js(o),
-            Self::Failed(f) => f.to_js(),
-            Self::Heard(v) => v.clone(),
-        }
-    }
-}
-
-/// What a journaled call settles with: how it ended, or what it rejects with (the caller's abort
+/// What a journaled call settles with: its tagged outcome object — the engine's outcome, the
+/// journal's error outcome when the store failed (the task is not cancelled), or the outcome another
+/// waiter of the task (another tab or worker) broadcast — or what it rejects with (the caller's abort
 /// reason, what an application callback threw).
-pub type Finished = Result<Journaled, JsValue>;
+pub type Finished = Result<JsValue, JsValue>;
 
 /// A journaled call on its way (one boxed future, whatever the call).
 pub type Journaling = Pin<Box<dyn Future<Output = Finished>>>;

@@ -4,20 +4,20 @@
 //! Writes are queued and carried out one after the other by one local task, whether or not anybody
 //! awaits them (a status write is not awaited by the wait; a later write carries its status if it is
 //! lost). After a failure the writes left are skipped; the failure aborts the record's stop signal,
-//! which the call's run watches, and the call ends with [`StoreFailure`]'s outcome.
+//! which the call's run watches, and the call ends with the journal's error outcome.
 
-use super::entry::{Answered, Entry};
+use super::entry::{self, answered};
 use super::hash::{digest, hash_text, text_of};
 use super::lock::Held;
 use super::store::key_of;
 use super::{is_terminal, Journal};
 use crate::engine::Outcome;
 use crate::json::Json;
-use crate::shell::values::js_string;
+use crate::shell::values::{field, js_string};
 use js_sys::Reflect;
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::future::poll_fn;
+use std::future::{poll_fn, Future};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use wasm_bindgen::JsValue;
@@ -29,40 +29,26 @@ const OPERATION: &str = "put";
 
 /// A store that failed: the call's error outcome `{tag: "error", error: {code: -32603, kind:
 /// "journal", message: "journal: put failed: <detail>", data: {taskId, operation}, cause: {type:
-/// "journal_failed", operation, error, status}}}`.
-#[derive(Clone, Debug)]
-pub struct StoreFailure {
-    /// What the store threw (or rejected with).
-    pub error: JsValue,
-    /// `"journal: put failed: "` and the error's message (else its text).
-    pub message: String,
-    /// The task, when it was known.
-    pub task_id: Option<String>,
-    /// The task's last status, when one was seen: the task is never lost.
-    pub status: Option<JsValue>,
-}
-
-impl StoreFailure {
-    /// The error outcome object.
-    pub fn to_js(&self) -> JsValue {
-        let op = || js_string(OPERATION);
-        let task_id = self.task_id.as_deref().map_or(JsValue::NULL, JsValue::from_str);
-        let data = JsValue::object(vec![("taskId", task_id), ("operation", op())]);
-        let cause = JsValue::object(vec![
-            ("type", js_string("journal_failed")),
-            ("operation", op()),
-            ("error", self.error.clone()),
-            ("status", self.status.clone().unwrap_or(JsValue::NULL)),
-        ]);
-        let error = JsValue::object(vec![
-            ("code", JsValue::from_f64(-32603.0)),
-            ("message", JsValue::from_str(&self.message)),
-            ("kind", js_string("journal")),
-            ("data", data),
-            ("cause", cause),
-        ]);
-        JsValue::object(vec![("tag", js_string("error")), ("error", error)])
-    }
+/// "journal_failed", operation, error, status}}}`, built once, when the store fails (`error`: what it
+/// threw or rejected with; `task_id` and `status`, the task's last status: the task is never lost).
+fn failure_outcome(error: &JsValue, task_id: JsValue, status: JsValue) -> JsValue {
+    let op = || js_string(OPERATION);
+    let message = ["journal: ", OPERATION, " failed: ", &detail(error)].concat();
+    let data = JsValue::object(vec![("taskId", task_id), ("operation", op())]);
+    let cause = JsValue::object(vec![
+        ("type", js_string("journal_failed")),
+        ("operation", op()),
+        ("error", error.clone()),
+        ("status", status),
+    ]);
+    let error = JsValue::object(vec![
+        ("code", JsValue::from_f64(-32603.0)),
+        ("message", JsValue::from_str(&message)),
+        ("kind", js_string("journal")),
+        ("data", data),
+        ("cause", cause),
+    ]);
+    JsValue::object(vec![("tag", js_string("error")), ("error", error)])
 }
 
 /// The text of a store's failure: its `message` (else the value's own text; "unreadable error" when
@@ -92,9 +78,10 @@ enum Write {
 
 #[derive(Default)]
 struct State {
-    entry: Option<Entry>,
+    entry: Option<JsValue>,
     key: String,
-    failed: Option<StoreFailure>,
+    /// The first store failure: what the store threw, and the call's error outcome.
+    failed: Option<(JsValue, JsValue)>,
     queue: VecDeque<Write>,
     draining: bool,
     queued: u64,
@@ -133,12 +120,12 @@ impl Record {
 
     /// The task, once journaled.
     pub fn task_id(&self) -> Option<String> {
-        self.state.borrow().entry.as_ref().map(|e| e.task_id.clone())
+        self.state.borrow().entry.as_ref().and_then(|e| e.get_str("taskId"))
     }
 
     /// The first store failure.
-    pub fn failure(&self) -> Option<StoreFailure> {
-        self.state.borrow().failed.clone()
+    pub fn failure(&self) -> Option<JsValue> {
+        self.state.borrow().failed.as_ref().map(|(_, outcome)| outcome.clone())
     }
 
     /// Keeps `held` (the task's Web Lock) until [`Record::release`].
@@ -153,16 +140,21 @@ impl Record {
 
     /// The keys answered before, as `awaitTask`'s `answered` (with the answers not acknowledged).
     pub fn answered_before(&self) -> Vec<(String, Option<JsValue>)> {
-        let s = self.state.borrow();
-        let answered = s.entry.as_ref().map_or(&[][..], |e| &e.answered[..]);
-        answered.iter().map(|a| (a.key.clone(), a.answer.clone())).collect()
+        let entry = self.state.borrow().entry.clone();
+        let items = entry.as_ref().map_or_else(js_sys::Array::new, answered);
+        items.iter().map(|a| (a.get_str("key").unwrap_or_default(), field(&a, "answer"))).collect()
     }
 
     /// Loads (or creates) the entry of `task_id` and journals `status`; resolves once it is stored
     /// (or failed).
-    pub async fn open(self: &Rc<Self>, task_id: &str, tool: Option<String>, status: Option<JsValue>) {
+    pub fn open(
+        self: &Rc<Self>,
+        task_id: &str,
+        tool: Option<String>,
+        status: Option<JsValue>,
+    ) -> impl Future<Output = ()> + '_ {
         let seq = self.enqueue(Write::Open { task_id: task_id.to_owned(), tool, status });
-        self.written(seq).await;
+        self.written(seq)
     }
 
     /// A new status seen (not awaited: a later write carries it if this one is lost). Terminal ones are
@@ -177,16 +169,19 @@ impl Record {
         self.enqueue(Write::Status(status.clone()));
     }
 
-    /// Journals the answer `response` for `key` before it may be sent (nothing before the task exists:
-    /// an MRTR round). `Err`: what the store threw (the call ends).
-    pub async fn answer(self: &Rc<Self>, key: &str, response: &JsValue) -> Result<(), JsValue> {
+    /// Journals each `(key, answer)` before it may be sent (nothing before the task exists: an MRTR
+    /// round). `Err`: what the store threw (the call ends).
+    pub async fn answer(self: &Rc<Self>, answers: Vec<(String, JsValue)>) -> Result<(), JsValue> {
         if self.state.borrow().entry.is_none() {
             return Ok(());
         }
-        let seq = self.enqueue(Write::Answer { key: key.to_owned(), response: response.clone() });
+        let mut seq = 0;
+        for (key, response) in answers {
+            seq = self.enqueue(Write::Answer { key, response });
+        }
         self.written(seq).await;
         match &self.state.borrow().failed {
-            Some(f) => Err(f.error.clone()),
+            Some((error, _)) => Err(error.clone()),
             None => Ok(()),
         }
     }
@@ -199,15 +194,15 @@ impl Record {
     }
 
     /// Resolves when every write queued so far is done.
-    pub async fn idle(&self) {
+    pub fn idle(&self) -> impl Future<Output = ()> + '_ {
         let seq = self.state.borrow().queued;
-        self.written(seq).await;
+        self.written(seq)
     }
 
-    /// The call ended with `outcome`: a terminal one removes the entry (a failed removal loses
-    /// nothing: the entry is found terminal, or expired, on the next resume).
+    /// The call ended with `outcome` and the record is [`Record::idle`]: a terminal outcome removes the
+    /// entry (a failed removal loses nothing: the entry is found terminal, or expired, on the next
+    /// resume).
     pub async fn finish(&self, outcome: &Outcome<JsValue>) {
-        self.idle().await;
         let key = {
             let s = self.state.borrow();
             if s.entry.is_none() || s.failed.is_some() || !is_terminal(outcome) {
@@ -233,8 +228,8 @@ impl Record {
     }
 
     /// Resolves once write `seq` is done.
-    async fn written(&self, seq: u64) {
-        poll_fn(|cx| {
+    fn written(&self, seq: u64) -> impl Future<Output = ()> + '_ {
+        poll_fn(move |cx| {
             let mut s = self.state.borrow_mut();
             if s.written >= seq {
                 return Poll::Ready(());
@@ -242,7 +237,6 @@ impl Record {
             s.wakers.push(cx.waker().clone());
             Poll::Pending
         })
-        .await;
     }
 
     /// Carries out `w`: what it needs first (the stored entry, the answer's digest), then the change to
@@ -266,49 +260,37 @@ impl Record {
     /// when there is no entry).
     fn apply(&self, w: Write, got: &JsValue) -> Option<(String, JsValue)> {
         let mut s = self.state.borrow_mut();
-        match w {
+        let next = match w {
             Write::Open { task_id, tool, status } => {
                 let server = &self.journal.server;
-                let mut entry = Entry::read(got, server, &task_id).unwrap_or_else(|| Entry::new(server, &task_id));
-                if tool.is_some() {
-                    entry.tool = tool;
-                }
-                if let Some(status) = &status {
-                    entry.see(status);
-                }
+                let opened = entry::open(got, server, &task_id, tool);
                 s.key = key_of(server, &task_id);
-                s.entry = Some(entry);
-            }
-            Write::Status(status) => s.entry.as_mut()?.see(&status),
-            Write::Answer { key, response } => {
-                let e = s.entry.as_mut()?;
-                e.answered.retain(|a| a.key != key);
-                e.answered.push(Answered { key, hash: hash_text(got), answer: Some(response) });
-            }
-            Write::Acked(keys) => {
-                for a in s.entry.as_mut()?.answered.iter_mut().filter(|a| keys.contains(&a.key)) {
-                    a.answer = None;
+                match &status {
+                    Some(status) => entry::see(&opened, status),
+                    None => opened,
                 }
             }
-        }
-        Some((s.key.clone(), s.entry.as_ref()?.to_js()))
+            Write::Status(status) => entry::see(s.entry.as_ref()?, &status),
+            Write::Answer { key, response } => entry::answer(s.entry.as_ref()?, &key, &hash_text(got), &response),
+            Write::Acked(keys) => entry::acked(s.entry.as_ref()?, &keys),
+        };
+        s.entry = Some(next.clone());
+        Some((s.key.clone(), next))
     }
 
     /// Records the store's failure `e` (the first one only) and aborts the stop signal.
     fn fail(&self, e: JsValue) {
-        {
-            let mut s = self.state.borrow_mut();
+        let (task_id, status) = {
+            let s = self.state.borrow();
             if s.failed.is_some() {
                 return;
             }
-            let entry = s.entry.as_ref();
-            s.failed = Some(StoreFailure {
-                message: ["journal: ", OPERATION, " failed: ", &detail(&e)].concat(),
-                task_id: entry.map(|x| x.task_id.clone()),
-                status: entry.and_then(|x| x.status.clone()),
-                error: e.clone(),
-            });
-        }
+            let read = |key| s.entry.as_ref().and_then(|x| field(x, key)).unwrap_or(JsValue::NULL);
+            (read("taskId"), read("status"))
+        };
+        // Outside the borrow: reading the error's message may run application code.
+        let outcome = failure_outcome(&e, task_id, status);
+        self.state.borrow_mut().failed.get_or_insert((e.clone(), outcome));
         // Outside the borrow: the abort runs the signal's listeners at once.
         if let Some(c) = &self.stop {
             c.abort_with_reason(&e);

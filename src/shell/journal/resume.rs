@@ -2,13 +2,14 @@
 //! as they are read), and waiting for every pending task of a server again ([`resume_tasks`]).
 
 use super::entry::expired;
-use super::store::Store;
+use super::store::{key_of_values, Store};
 use super::{await_task, Journal};
 use crate::engine::wait::Seed;
 use crate::json::Json;
 use crate::shell::client::Client;
 use crate::shell::options::AwaitOptions;
 use crate::shell::values::{js_string, read_key};
+use js_sys::Array;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::rc::Rc;
@@ -18,17 +19,6 @@ use wasm_bindgen::JsValue;
 /// Called with each resumed task's outcome object and its entry, as the outcome arrives; `Err` is what
 /// it threw (the resume then rejects with it).
 pub type OutcomeFn = Rc<dyn Fn(&JsValue, &JsValue) -> Result<(), JsValue>>;
-
-/// One resumed task.
-#[derive(Clone, Debug)]
-pub struct Resumed {
-    /// The task.
-    pub task_id: String,
-    /// Its entry's `tool`.
-    pub tool: JsValue,
-    /// Its outcome object.
-    pub outcome: JsValue,
-}
 
 /// The entries `store` holds that can be resumed (with `server`, only those whose `server` is that
 /// value), as the store gave them; an entry past its TTL is deleted from the store instead. `Err`: what
@@ -40,29 +30,28 @@ pub fn pending_tasks(store: Store, server: Option<JsValue>) -> Listing {
             return Err(js_sys::TypeError::new("the journal's list() did not resolve with an array").into());
         };
         let now = js_sys::Date::now();
-        let mut out = Vec::new();
+        let out = Array::new();
         for entry in items {
             if !entry.is_object() || entry.get_str("taskId").is_none() {
                 continue;
             }
             let entry_server = read_key(&entry, &js_string("server"));
             if expired(&entry, now) {
-                let key = js_sys::Array::of2(&entry_server, &read_key(&entry, &js_string("taskId")));
-                let key = js_sys::JSON::stringify(&key).ok().and_then(|k| k.as_string()).unwrap_or_default();
-                store.delete(&key).await?;
+                store.delete(&key_of_values(&entry_server, &read_key(&entry, &js_string("taskId")))).await?;
             } else if server.as_ref().is_none_or(|s| entry_server == *s) {
-                out.push(entry);
+                out.push(&entry);
             }
         }
         Ok(out)
     })
 }
 
-/// [`pending_tasks`] on its way.
-pub type Listing = Pin<Box<dyn Future<Output = Result<Vec<JsValue>, JsValue>>>>;
+/// [`pending_tasks`] on its way: the array of entries.
+pub type Listing = Pin<Box<dyn Future<Output = Result<Array, JsValue>>>>;
 
-/// [`resume_tasks`] on its way.
-pub type Resuming = Pin<Box<dyn Future<Output = Result<Vec<Resumed>, JsValue>>>>;
+/// [`resume_tasks`] on its way: the array of `{taskId, tool, outcome}`, one for each task resumed, in
+/// the order of the entries.
+pub type Resuming = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
 /// Awaits every pending task of `journal`'s server (each as `await_task` with `options` would, under
 /// its lock), all at once; `on_outcome` hears each outcome as it arrives. Rejects with the first
@@ -76,17 +65,17 @@ pub fn resume_tasks(
     Box::pin(async move {
         let server = JsValue::from_str(&journal.server);
         let entries = pending_tasks(journal.store.clone(), Some(server)).await?;
-        let mut waits = Vec::with_capacity(entries.len());
-        for entry in entries {
+        let mut waits = Vec::new();
+        for entry in entries.iter() {
             let task_id = entry.get_str("taskId").unwrap_or_default();
             let wait = await_task(client.clone(), journal.clone(), Seed::TaskId(task_id), options.clone())
                 .map_err(|m| JsValue::from(js_sys::TypeError::new(&["resumeTasks: ", &m].concat())))?;
             waits.push((entry, Some(wait)));
         }
-        let mut done: Vec<Option<Resumed>> = waits.iter().map(|_| None).collect();
+        let done = Array::new_with_length(entries.length());
         poll_fn(|cx| {
             let mut pending = false;
-            for ((entry, wait), slot) in waits.iter_mut().zip(done.iter_mut()) {
+            for (i, (entry, wait)) in (0..).zip(waits.iter_mut()) {
                 let Some(w) = wait.as_mut() else { continue };
                 let Poll::Ready(finished) = w.as_mut().poll(cx) else {
                     pending = true;
@@ -94,7 +83,7 @@ pub fn resume_tasks(
                 };
                 *wait = None;
                 let outcome = match finished {
-                    Ok(j) => j.to_js(),
+                    Ok(o) => o,
                     Err(e) => return Poll::Ready(Err(e)),
                 };
                 if let Some(f) = &on_outcome {
@@ -102,8 +91,9 @@ pub fn resume_tasks(
                         return Poll::Ready(Err(e));
                     }
                 }
-                let task_id = entry.get_str("taskId").unwrap_or_default();
-                *slot = Some(Resumed { task_id, tool: read_key(entry, &js_string("tool")), outcome });
+                let task_id = read_key(entry, &js_string("taskId"));
+                let tool = read_key(entry, &js_string("tool"));
+                done.set(i, JsValue::object(vec![("taskId", task_id), ("tool", tool), ("outcome", outcome)]));
             }
             if pending {
                 Poll::Pending
@@ -112,6 +102,6 @@ pub fn resume_tasks(
             }
         })
         .await?;
-        Ok(done.into_iter().flatten().collect())
+        Ok(done.into())
     })
 }

@@ -80,6 +80,11 @@ impl Store {
 
 /// The journal key of a task: `JSON.stringify([server, taskId])`.
 pub fn key_of(server: &str, task_id: &str) -> String {
-    let pair = js_sys::Array::of2(&JsValue::from_str(server), &JsValue::from_str(task_id));
+    key_of_values(&JsValue::from_str(server), &JsValue::from_str(task_id))
+}
+
+/// [`key_of`] of the values an entry holds.
+pub fn key_of_values(server: &JsValue, task_id: &JsValue) -> String {
+    let pair = js_sys::Array::of2(server, task_id);
     js_sys::JSON::stringify(&pair).ok().and_then(|s| s.as_string()).unwrap_or_default()
 }
