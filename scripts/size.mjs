@@ -21,7 +21,8 @@
 // signal already), 80.7 with the single waiter returning the one boxed future (no wrapper future) and
 // one journal key function for names and stored values, 80.1 with wasm-opt's -Oz run to convergence and
 // --low-memory-unused (scripts/build.mjs says why that is sound here), 79.9 with the record's waits
-// (open, idle, written) plain functions returning the one poll_fn future (no async fn layers).
+// (open, idle, written) plain functions returning the one poll_fn future (no async fn layers), 79.8
+// with the record's writes awaited in its drain loop itself and ready futures for a run that ends at once.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
