@@ -22,7 +22,8 @@
 // one journal key function for names and stored values, 80.1 with wasm-opt's -Oz run to convergence and
 // --low-memory-unused (scripts/build.mjs says why that is sound here), 79.9 with the record's waits
 // (open, idle, written) plain functions returning the one poll_fn future (no async fn layers), 79.8
-// with the record's writes awaited in its drain loop itself and ready futures for a run that ends at once.
+// with the record's writes awaited in its drain loop itself and ready futures for a run that ends at once,
+// 79.7 with the record's answer a plain function returning a poll_fn future.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

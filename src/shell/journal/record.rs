@@ -172,19 +172,23 @@ impl Record {
 
     /// Journals each `(key, answer)` before it may be sent (nothing before the task exists: an MRTR
     /// round). `Err`: what the store threw (the call ends).
-    pub async fn answer(self: &Rc<Self>, answers: Vec<(String, JsValue)>) -> Result<(), JsValue> {
-        if self.state.borrow().entry.is_none() {
-            return Ok(());
-        }
+    pub fn answer(self: &Rc<Self>, answers: Vec<(String, JsValue)>) -> impl Future<Output = Result<(), JsValue>> + '_ {
+        let journaled = self.state.borrow().entry.is_some();
         let mut seq = 0;
-        for (key, response) in answers {
+        for (key, response) in answers.into_iter().filter(|_| journaled) {
             seq = self.enqueue(Write::Answer { key, response });
         }
-        self.written(seq).await;
-        match &self.state.borrow().failed {
-            Some((error, _)) => Err(error.clone()),
-            None => Ok(()),
-        }
+        poll_fn(move |cx| {
+            let mut s = self.state.borrow_mut();
+            if s.written < seq {
+                s.wakers.push(cx.waker().clone());
+                return Poll::Pending;
+            }
+            Poll::Ready(match &s.failed {
+                Some((error, _)) if journaled => Err(error.clone()),
+                _ => Ok(()),
+            })
+        })
     }
 
     /// A `tasks/update` carrying `keys` was acknowledged.
