@@ -21,8 +21,10 @@
 // signal already), 80.7 with the single waiter returning the one boxed future (no wrapper future) and
 // one journal key function for names and stored values, 80.1 with wasm-opt's -Oz run to convergence and
 // --low-memory-unused (scripts/build.mjs says why that is sound here), 79.9 with the record's waits
-// (open, idle, written) plain functions returning the one poll_fn future (no async fn layers); 80.0
-// with calls on one unchanged client sharing its reading (memory per wait).
+// (open, idle, written) plain functions returning the one poll_fn future (no async fn layers), 79.8
+// with the record's writes awaited in its drain loop itself and ready futures for a run that ends at once,
+// 79.7 with the record's answer a plain function returning a poll_fn future; with calls on one
+// unchanged client sharing its reading (memory per wait): 79.9.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,7 +35,7 @@ import { measureSizes } from "../bench/size.mjs";
 /** The target, KiB gzip (issue 13). */
 export const BUDGET_KB = 60;
 /** What `--check` enforces while the figure is above the budget: the figure it reached, never raised. */
-export const CEILING_KB = 80.5;
+export const CEILING_KB = 80;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
 const s = await measureSizes(root);

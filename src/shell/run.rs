@@ -147,7 +147,7 @@ struct Run {
 pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>, JsValue>>>> {
     if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| *scope != AbortScope::Wait && is_aborted(s)) {
         let reason = reason_of(signal);
-        return Box::pin(async move { Err(reason) });
+        return Box::pin(std::future::ready(Err(reason)));
     }
     let inbox = Rc::new(Inbox::default());
     let subscriptions = spec.signals.iter().filter_map(|(s, scope)| subscribe(s, &inbox, *scope)).collect();
@@ -166,7 +166,7 @@ pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>,
         _counted: Counted::new(Counter::Runs),
     };
     if let Some(end) = run.perform_all() {
-        return Box::pin(async move { end });
+        return Box::pin(std::future::ready(end));
     }
     for (signal, scope) in &spec.signals {
         if is_aborted(signal) {

@@ -91,7 +91,9 @@ fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell:
             (Some(f), _) => Ok(f),
             (None, Err(e)) => Err(e),
             (None, Ok(outcome)) => {
-                record.finish(&outcome).await;
+                if let Some(removal) = record.finish(&outcome) {
+                    let _ = removal.await;
+                }
                 Ok(told(&record.journal().server, record.task_id().filter(|_| tell), &outcome))
             }
         };

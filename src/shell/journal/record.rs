@@ -13,6 +13,7 @@ use super::store::key_of;
 use super::{is_terminal, Journal};
 use crate::engine::Outcome;
 use crate::json::Json;
+use crate::shell::client::Reply;
 use crate::shell::values::{field, js_string};
 use js_sys::Reflect;
 use std::cell::RefCell;
@@ -171,19 +172,23 @@ impl Record {
 
     /// Journals each `(key, answer)` before it may be sent (nothing before the task exists: an MRTR
     /// round). `Err`: what the store threw (the call ends).
-    pub async fn answer(self: &Rc<Self>, answers: Vec<(String, JsValue)>) -> Result<(), JsValue> {
-        if self.state.borrow().entry.is_none() {
-            return Ok(());
-        }
+    pub fn answer(self: &Rc<Self>, answers: Vec<(String, JsValue)>) -> impl Future<Output = Result<(), JsValue>> + '_ {
+        let journaled = self.state.borrow().entry.is_some();
         let mut seq = 0;
-        for (key, response) in answers {
+        for (key, response) in answers.into_iter().filter(|_| journaled) {
             seq = self.enqueue(Write::Answer { key, response });
         }
-        self.written(seq).await;
-        match &self.state.borrow().failed {
-            Some((error, _)) => Err(error.clone()),
-            None => Ok(()),
-        }
+        poll_fn(move |cx| {
+            let mut s = self.state.borrow_mut();
+            if s.written < seq {
+                s.wakers.push(cx.waker().clone());
+                return Poll::Pending;
+            }
+            Poll::Ready(match &s.failed {
+                Some((error, _)) if journaled => Err(error.clone()),
+                _ => Ok(()),
+            })
+        })
     }
 
     /// A `tasks/update` carrying `keys` was acknowledged.
@@ -200,17 +205,17 @@ impl Record {
     }
 
     /// The call ended with `outcome` and the record is [`Record::idle`]: a terminal outcome removes the
-    /// entry (a failed removal loses nothing: the entry is found terminal, or expired, on the next
-    /// resume).
-    pub async fn finish(&self, outcome: &Outcome<JsValue>) {
+    /// entry — the store's `delete`, to await (a failed removal loses nothing: the entry is found
+    /// terminal, or expired, on the next resume).
+    pub fn finish(&self, outcome: &Outcome<JsValue>) -> Option<Reply> {
         let key = {
             let s = self.state.borrow();
             if s.entry.is_none() || s.failed.is_some() || !is_terminal(outcome) {
-                return;
+                return None;
             }
             s.key.clone()
         };
-        let _ = self.journal.store.delete(&key).await;
+        Some(self.journal.store.delete(&key))
     }
 
     /// Queues `w`; its sequence number.
@@ -239,21 +244,14 @@ impl Record {
         })
     }
 
-    /// Carries out `w`: what it needs first (the stored entry, the answer's digest), then the change to
-    /// the entry and the `put` of it.
-    async fn write(&self, w: Write) -> Result<(), JsValue> {
-        let store = &self.journal.store;
-        let first = match &w {
-            Write::Open { task_id, .. } => Some(store.get(&key_of(&self.journal.server, task_id))),
+    /// What `w` needs first, to await before [`Record::apply`]: the stored entry, the answer's digest
+    /// (`None`: nothing). `Err`: what starting it threw.
+    fn first(&self, w: &Write) -> Result<Option<Reply>, JsValue> {
+        Ok(match w {
+            Write::Open { task_id, .. } => Some(self.journal.store.get(&key_of(&self.journal.server, task_id))),
             Write::Answer { response, .. } => Some(digest(response)?),
             Write::Status(_) | Write::Acked(_) => None,
-        };
-        let got = match first {
-            Some(reply) => reply.await?,
-            None => JsValue::UNDEFINED,
-        };
-        let Some((key, entry)) = self.apply(w, &got) else { return Ok(()) };
-        store.put(&key, &entry).await.map(drop)
+        })
     }
 
     /// Changes the entry by `w` (`got`: what it needed first); the key and the entry to put (`None`
@@ -311,8 +309,21 @@ async fn drain(record: Rc<Record>) {
             w.map(|w| (w, s.failed.is_some()))
         };
         let Some((w, skip)) = next else { return };
+        // The write: what it needs first, then the change to the entry and the `put` of it (the two
+        // awaits of this one loop: no nested future per write).
         if !skip {
-            if let Err(e) = record.write(w).await {
+            let got = match record.first(&w) {
+                Ok(Some(reply)) => reply.await,
+                Ok(None) => Ok(JsValue::UNDEFINED),
+                Err(e) => Err(e),
+            };
+            let put = got.map(|got| record.apply(w, &got).map(|(key, entry)| record.journal.store.put(&key, &entry)));
+            let done = match put {
+                Ok(Some(reply)) => reply.await.map(drop),
+                Ok(None) => Ok(()),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = done {
                 record.fail(e);
             }
         }
