@@ -227,3 +227,27 @@ test("the created task is stored before anything else happens: a slow store hold
   assert.deepEqual(order.slice(0, 3), ["tools/call", "put start (working)", "put done"], order.join(" → "));
   assert.ok(order.indexOf("tasks/get") > 2, order.join(" → "));
 });
+
+test("callAndAwait with cancelOnAbort: the wait's signal aborted during the call sends one tasks/cancel once the task exists, journaled or not", async () => {
+  for (const journaled of [false, true]) {
+    const sent = [];
+    let answerCall;
+    const client = directClient((method, params) => {
+      sent.push([method, params.taskId]);
+      if (method === "tools/call") return new Promise((r) => (answerCall = r));
+      return {};
+    });
+    client.id = "direct:cancel-on-abort";
+    const wait = new AbortController();
+    const awaitOptions = { signal: wait.signal, cancelOnAbort: true, ...(journaled ? { journal: memoryJournal() } : {}) };
+    const p = callAndAwait(client, "slow", {}, {}, awaitOptions);
+    await new Promise((r) => setTimeout(r, 10));
+    wait.abort(new Error("stop waiting"));
+    answerCall({ resultType: "task", taskId: "t-abort", status: "working", ttlMs: null, createdAt: "", lastUpdatedAt: "" });
+    const e = await rejection(p);
+    assert.equal(e.message, "stop waiting", `journaled: ${journaled}`);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(sent.filter(([m]) => m === "tasks/cancel"), [["tasks/cancel", "t-abort"]], `journaled: ${journaled}: one cancel of the task`);
+    assert.equal(sent.filter(([m]) => m === "tasks/get").length, 0, `journaled: ${journaled}: the wait never polled`);
+  }
+});
