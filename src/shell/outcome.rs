@@ -103,11 +103,6 @@ fn error_object(f: &Failure<JsValue>) -> ErrorObject<'_> {
     }
 }
 
-/// The `error` object of a failure.
-pub fn failure_to_js(f: &Failure<JsValue>) -> JsValue {
-    to_js(&error_object(f))
-}
-
 /// The tagged outcome object.
 pub fn outcome_to_js(o: &Outcome<JsValue>) -> JsValue {
     let tagged = |tag, result: Option<&JsValue>, status: Option<&JsValue>| Tagged {
