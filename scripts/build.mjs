@@ -81,11 +81,28 @@ if (!fresh || process.argv.includes("--force")) {
   // and its stack-first layout puts data and heap at 1 MiB and above).
   run(wasmOpt, ["-Oz", "--converge", "--low-memory-unused", "--strip-target-features", ...features, wasmOut, "-o", wasmOut]);
   for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
+  pruneSnippets();
   writeStoresEntry();
   for (const d of declarations) copyFileSync(join(root, "js/entry.d.ts"), join(pkg, d));
   writeFileSync(toolchainMark, mark);
 } else {
   console.log("pkg/ is up to date");
+}
+
+/** Drops the snippet files the glue does not import. wasm-bindgen copies every JS file the crate declares
+ * imports from — also the transports the Rust API's clients are made of (src/api/adapters.rs), which a
+ * Rust app's own build uses; the npm package ships those once, as pkg/http.js etc. Only files are
+ * removed: the glue stays as generated. */
+function pruneSnippets() {
+  const imported = new Set([...readFileSync(glue, "utf8").matchAll(/from ['"]\.\/(snippets\/[^'"]+)['"]/g)].map((m) => m[1]));
+  const walk = (rel) => {
+    for (const d of readdirSync(join(pkg, rel), { withFileTypes: true })) {
+      const path = `${rel}/${d.name}`;
+      if (d.isDirectory()) walk(path);
+      else if (!imported.has(path)) rmSync(join(pkg, path));
+    }
+  };
+  walk("snippets");
 }
 
 /** pkg/stores.js: `export *` from the snippet wasm-bindgen emitted for js/stores.js (its directory

@@ -145,6 +145,7 @@ pub fn call_options(v: &JsValue) -> Check<CallOptions> {
         input_responses: field(&o, "inputResponses"),
         request_state: field(&o, "requestState"),
         signal: signal(&o)?,
+        journal: None, // read by `journal`, with the client's id
     })
 }
 
@@ -168,6 +169,7 @@ pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
         on_status: function(&o, "onStatus")?.map(js_status),
         signal: signal(&o)?,
         answered: Vec::new(),
+        journal: None, // read by `journal`, with the client's id
     })
 }
 

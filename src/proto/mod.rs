@@ -9,6 +9,10 @@ pub mod task;
 pub mod time;
 
 /// The extension identifier declared in client capabilities and advertised by servers.
+///
+/// ```no_run
+/// assert_eq!(mcp_tasks_wasm::TASKS_EXTENSION, "io.modelcontextprotocol/tasks");
+/// ```
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// `_meta` key of the client capabilities, required on every request. (The protocol version, the client
 /// info and the listen subscription id are added and read by the JS clients: `js/channel.js`,

@@ -49,6 +49,12 @@ pub trait Client {
     fn input_handlers(&self) -> Handlers {
         Handlers::default()
     }
+
+    /// The server the client's journaled tasks belong to (a task id is unique only on its server);
+    /// `None`: the client cannot journal.
+    fn id(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A future that is the settlement of `promise`.
@@ -190,5 +196,10 @@ impl Client for JsClient {
 
     fn input_handlers(&self) -> Handlers {
         js_handlers(&self.handlers)
+    }
+
+    /// The object's `id` when it is a non-empty string (read at each call: the app may set it late).
+    fn id(&self) -> Option<String> {
+        field(&self.object, "id").and_then(|id| id.as_string()).filter(|id| !id.is_empty())
     }
 }

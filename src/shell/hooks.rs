@@ -40,6 +40,17 @@ pub struct Handlers {
     pub roots: Option<HandlerFn>,
 }
 
+impl std::fmt::Debug for Handlers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Handlers")
+            .field("form", &self.form.is_some())
+            .field("url", &self.url.is_some())
+            .field("sampling", &self.sampling.is_some())
+            .field("roots", &self.roots.is_some())
+            .finish()
+    }
+}
+
 impl Handlers {
     /// The handler for `kind`.
     pub fn get(&self, kind: InputKind) -> Option<&HandlerFn> {

@@ -2,6 +2,7 @@
 //! documented default, and [`NO_DEADLINE`] is the one spelling of "no bound at all".
 
 use super::hooks::{Handlers, InputFn, StatusFn};
+use super::journal::Store;
 use crate::engine::options::{
     Bounds, InputMode, Retry, WaitOptions, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
     DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,
@@ -41,6 +42,9 @@ pub struct CallOptions {
     pub input_responses: Option<JsValue>,
     /// The `requestState` to echo with the call.
     pub request_state: Option<JsValue>,
+    /// Journal a created task in this store (the crate-root functions; the JS exports read their
+    /// `journal` option themselves).
+    pub journal: Option<Store>,
 }
 
 /// Options of `await_task` (JS `awaitTask`).
@@ -75,6 +79,9 @@ pub struct AwaitOptions {
     /// Keys answered before this wait (e.g. before a restart), with the answer when it was never
     /// acknowledged: never asked; an answer given is sent once, without asking.
     pub answered: Vec<(String, Option<JsValue>)>,
+    /// Journal the awaited task in this store (the crate-root functions; the JS exports read their
+    /// `journal` option themselves).
+    pub journal: Option<Store>,
 }
 
 /// Options of `get_task`, `update_task` and `cancel_task`.
@@ -97,6 +104,11 @@ pub fn millis(d: Duration) -> Option<u64> {
     }
     let ms = d.as_nanos().div_ceil(1_000_000);
     Some(u64::try_from(ms).unwrap_or(u64::MAX))
+}
+
+/// A duration in milliseconds as JS counts them (`Infinity` for [`NO_DEADLINE`]).
+pub fn millis_f64(d: Duration) -> f64 {
+    millis(d).map_or(f64::INFINITY, |ms| ms as f64)
 }
 
 /// A bounded duration in milliseconds, `default` when not given (or unbounded).

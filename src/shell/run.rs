@@ -3,9 +3,9 @@
 //! sleeps on the module's timer, hears the caller's abort signals, and returns the outcome (or the
 //! rejection). It makes no protocol decision.
 //!
-//! Every event reaches the machine through [`Run::next_event`]: the run's inbox (events pushed by
+//! Every event reaches the machine through `Run::next_event`: the run's inbox (events pushed by
 //! listeners and by the driver itself), then the requests and handler calls in flight, the stream and
-//! the timer. Application code runs only inside [`Run::perform`] and the reads a machine makes; no
+//! the timer. Application code runs only inside `Run::perform` and the reads a machine makes; no
 //! borrow of shared state is held meanwhile, so it may call back into the library at any moment.
 //!
 //! Dropping the future (a Rust caller that stops awaiting) ends the run on the spot: every request and

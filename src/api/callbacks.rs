@@ -1,0 +1,119 @@
+//! The application's callbacks as Rust closures: input handlers and the input function as async
+//! closures answering with an [`Answer`], and `on_status` with a typed [`TaskStatus`].
+
+use super::status::TaskStatus;
+use crate::json::Json;
+use crate::shell::hooks::{AskContext, HandlerFn, InputFn, StatusFn};
+use crate::shell::values::js_string;
+use std::future::Future;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+
+/// What an input handler (or the input function) answers.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::Answer;
+/// let yes = Answer::accept(&serde_json::json!({"name": "Ada"}));
+/// let no = Answer::Error("the user closed the form".into());
+/// ```
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// JS `{tag: "ok", response}` from a handler (the request's result, e.g. an `ElicitResult`), or
+    /// `{tag: "ok", responses}` from the input function (key → response, some or all keys).
+    Ok(JsValue),
+    /// JS `{tag: "error", reason}`: the wait ends with an `execution` error carrying `reason`.
+    Error(JsValue),
+}
+
+impl Answer {
+    /// An `ElicitResult` accepting a form with `content` (`{action: "accept", content}`).
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::Answer;
+    /// let answer = Answer::accept(&serde_json::json!({"name": "Ada"}));
+    /// ```
+    pub fn accept(content: &impl serde::Serialize) -> Self {
+        let content = super::calls::to_js(content).unwrap_or(JsValue::UNDEFINED);
+        Self::Ok(JsValue::object(vec![("action", js_string("accept")), ("content", content)]))
+    }
+
+    /// An `ElicitResult` declining (`{action: "decline"}`).
+    ///
+    /// ```no_run
+    /// let answer = mcp_tasks_wasm::Answer::decline();
+    /// ```
+    pub fn decline() -> Self {
+        Self::Ok(JsValue::object(vec![("action", js_string("decline"))]))
+    }
+
+    /// The JS answer object, its payload under `ok_key` (`response` or `responses`).
+    fn to_js(&self, ok_key: &str) -> JsValue {
+        match self {
+            Self::Ok(v) => JsValue::object(vec![("tag", js_string("ok")), (ok_key, v.clone())]),
+            Self::Error(reason) => JsValue::object(vec![("tag", js_string("error")), ("reason", reason.clone())]),
+        }
+    }
+}
+
+/// An input handler from a Rust async closure: `f(params, context)` answers one request (its
+/// `params`; the context has its `key`, the `status` it came with, and a `signal` aborted when the
+/// answer is no longer wanted). Put it in [`Handlers`](crate::Handlers).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{handler, Answer, AwaitOptions, Handlers};
+/// let form = handler(|params, context| async move {
+///     let _ = (params, context.key); // show the form, wait for the user…
+///     Answer::accept(&serde_json::json!({"name": "Ada"}))
+/// });
+/// let wait = AwaitOptions { input_handlers: Some(Handlers { form: Some(form), ..Handlers::default() }), ..AwaitOptions::default() };
+/// ```
+pub fn handler<F, Fut>(f: F) -> HandlerFn
+where
+    F: Fn(JsValue, AskContext) -> Fut + 'static,
+    Fut: Future<Output = Answer> + 'static,
+{
+    Rc::new(move |params, context| {
+        let answer = f(params, context);
+        Box::pin(async move { Ok(answer.await.to_js("response")) })
+    })
+}
+
+/// The input function from a Rust async closure: `f(status, context)` answers the status's
+/// outstanding requests (only those not handed out yet during this wait) with
+/// `Answer::Ok(responses)`, an object key → response. Use it as [`Input::Function`](crate::Input).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{input_function, Answer, AwaitOptions, Input};
+/// let ask_all = input_function(|status, _context| async move {
+///     let _ = status; // answer every key it lists
+///     Answer::Ok(js_sys::Object::new().into())
+/// });
+/// let wait = AwaitOptions { input: Input::Function(ask_all), ..AwaitOptions::default() };
+/// ```
+pub fn input_function<F, Fut>(f: F) -> InputFn
+where
+    F: Fn(JsValue, AskContext) -> Fut + 'static,
+    Fut: Future<Output = Answer> + 'static,
+{
+    Rc::new(move |status, context| {
+        let answer = f(status, context);
+        Box::pin(async move { Ok(answer.await.to_js("responses")) })
+    })
+}
+
+/// `on_status` from a Rust closure, called once for each new status (a new state, message or set of
+/// outstanding keys), typed.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{on_status, AwaitOptions};
+/// let wait = AwaitOptions {
+///     on_status: Some(on_status(|status| web_sys::console::log_1(&status.task_id.as_str().into()))),
+///     ..AwaitOptions::default()
+/// };
+/// ```
+pub fn on_status(f: impl Fn(&TaskStatus) + 'static) -> StatusFn {
+    Rc::new(move |status| {
+        f(&TaskStatus::from_js(status));
+        Ok(())
+    })
+}

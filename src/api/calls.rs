@@ -1,0 +1,299 @@
+//! The crate-root async functions: the same calls as the JS functions of the same names (which are
+//! bindings over the same shell), with a Rust client, serde arguments and typed outcomes.
+//!
+//! Each resolves with `Ok(outcome)` for everything the server or the network does, and with
+//! `Err(value)` exactly where the JS function rejects: the caller's abort (`signal.reason`), what an
+//! application callback threw, or a `TypeError` for arguments that are wrong (nothing was sent).
+//! Dropping a future before it resolves ends its call on the spot: every request and handler in
+//! flight is aborted (its signal fires), the listen stream is closed, nothing more is sent.
+
+use super::outcome::{Outcome, TaskError};
+use super::status::TaskStatus;
+use crate::engine::wait::{read_seed, Seed};
+use crate::engine::Outcome as EngineOutcome;
+use crate::json::Json;
+use crate::shell::api::{self, Driving};
+use crate::shell::client::Client;
+use crate::shell::journal::{self, Journal, Journaling, Store};
+use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
+use crate::shell::outcome::outcome_to_js;
+use serde::Serialize;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+
+/// A `TypeError` "function: message".
+fn type_error(what: &str, message: &str) -> JsValue {
+    js_sys::TypeError::new(&[what, ": ", message].concat()).into()
+}
+
+/// `value` as a JS value (serde-wasm-bindgen; maps as plain objects).
+pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| js_sys::TypeError::new(&e.to_string()).into())
+}
+
+/// The tool's arguments: an object, or none (`&()`, `None`).
+fn arguments(what: &str, args: &impl Serialize) -> Result<Option<JsValue>, JsValue> {
+    let v = to_js(args)?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        return Err(type_error(what, "args must serialize to an object (a struct or a map)"));
+    }
+    Ok(Some(v))
+}
+
+/// The client as the shell drives it.
+fn shared<C: Client + Clone + 'static>(client: &C) -> Rc<dyn Client> {
+    Rc::new(client.clone())
+}
+
+/// Where a call with `store` records its task: the store, and the client's server.
+fn journal_of(what: &str, client: &dyn Client, store: Option<Store>) -> Result<Option<Journal>, JsValue> {
+    let Some(store) = store else { return Ok(None) };
+    let server = client.id().ok_or_else(|| {
+        type_error(what, "a journaled client needs an id (HttpClient sets it; give ClientOptions::id on others)")
+    })?;
+    Ok(Some(Journal { store, server }))
+}
+
+/// The typed outcome of a tagged outcome object.
+fn typed(value: &JsValue) -> Result<Outcome, JsValue> {
+    Outcome::from_js(value).ok_or_else(|| js_sys::TypeError::new("not an outcome").into())
+}
+
+/// The typed outcome of a plain call.
+async fn plain(run: Driving) -> Result<Outcome, JsValue> {
+    let outcome = run.await?;
+    typed(&outcome_to_js(&outcome))
+}
+
+/// The typed outcome of a journaled call.
+async fn journaled(run: Journaling) -> Result<Outcome, JsValue> {
+    typed(&run.await?)
+}
+
+/// Sends a task-augmented `tools/call` named `name` with `args` (any `Serialize` value that is an
+/// object; `&()` for none): `Task` (the server created a task), `Ok` (it answered at once),
+/// `InputRequired` (an MRTR round the library may not answer) or `Error`. With
+/// `options.journal`, a created task is journaled before the outcome is given.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{await_task, call_tool, AwaitOptions, CallOptions, HttpClient, Outcome};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// if let Outcome::Task(status) = call_tool(&client, "slow", &serde_json::json!({"ms": 200}), CallOptions::default()).await? {
+///     let done = await_task(&client, &status, AwaitOptions::default()).await?;
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn call_tool<C: Client + Clone + 'static>(
+    client: &C,
+    name: &str,
+    args: &impl Serialize,
+    options: CallOptions,
+) -> Result<Outcome, JsValue> {
+    let args = arguments("callTool", args)?;
+    let client = shared(client);
+    match journal_of("callTool", client.as_ref(), options.journal.clone())? {
+        None => plain(api::call_tool(client, name, args, options)).await,
+        Some(j) => journaled(journal::call_tool(client, j, name, args, options)).await,
+    }
+}
+
+/// What [`await_task`] waits for: a task id, or a status (`call_tool`'s, or one read before).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::TaskRef;
+/// let by_id: TaskRef = "tsk_123".into();
+/// ```
+#[derive(Clone, Debug)]
+pub enum TaskRef {
+    /// A bare task id: the first read goes out at once.
+    Id(String),
+    /// A status: the first read goes out after its interval (none when it carries its terminal
+    /// payload).
+    Status(JsValue),
+}
+
+impl From<&str> for TaskRef {
+    fn from(id: &str) -> Self {
+        Self::Id(id.to_owned())
+    }
+}
+
+impl From<String> for TaskRef {
+    fn from(id: String) -> Self {
+        Self::Id(id)
+    }
+}
+
+impl From<&TaskStatus> for TaskRef {
+    fn from(status: &TaskStatus) -> Self {
+        Self::Status(status.value.clone())
+    }
+}
+
+impl From<TaskStatus> for TaskRef {
+    fn from(status: TaskStatus) -> Self {
+        Self::Status(status.value)
+    }
+}
+
+impl TaskRef {
+    fn seed(self) -> Result<Seed<JsValue>, JsValue> {
+        let value = match self {
+            Self::Id(id) => JsValue::from_str(&id),
+            Self::Status(v) => v,
+        };
+        read_seed(value).map_err(|m| type_error("awaitTask", &m))
+    }
+}
+
+/// Waits for a task to finish: `Ok` (completed; the result as sent), `Error` (failed, timed out,
+/// …), `Cancelled` or `InputRequired` — polling `tasks/get` at the server's interval, or with
+/// `options.listen` on `subscriptions/listen`, answering input through the handlers, bounded by
+/// `options.timeout` (default 60 s). With `options.journal` the wait is journaled and is the one
+/// waiter of its task across the tabs and workers of the origin.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{await_task, AwaitOptions, HttpClient, Outcome};
+/// use std::time::Duration;
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// let wait = AwaitOptions { timeout: Some(Duration::from_secs(5)), ..AwaitOptions::default() };
+/// match await_task(&client, "tsk_123", wait).await? {
+///     Outcome::Error(e) if e.code == -32001 => { /* still running; await again later */ }
+///     other => web_sys::console::log_1(&format!("{other:?}").into()),
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn await_task<C: Client + Clone + 'static>(
+    client: &C,
+    task: impl Into<TaskRef>,
+    options: AwaitOptions,
+) -> Result<Outcome, JsValue> {
+    let client = shared(client);
+    let journal = journal_of("awaitTask", client.as_ref(), options.journal.clone())?;
+    let seed = task.into().seed()?;
+    let started = match journal {
+        None => api::await_task(client, seed, options).map(|run| Box::pin(plain(run)) as _),
+        Some(j) => journal::await_task(client, j, seed, options).map(|run| Box::pin(journaled(run)) as _),
+    };
+    let run: std::pin::Pin<Box<dyn std::future::Future<Output = Result<Outcome, JsValue>>>> =
+        started.map_err(|m| type_error("awaitTask", &m))?;
+    run.await
+}
+
+/// [`call_tool`], then [`await_task`] on a created task; an immediate `Ok`, `Error` or
+/// `InputRequired` is returned as is. Both options are checked before anything is sent. The call's
+/// signal also aborts the wait unless `wait` has its own. Journaled with `wait.journal`, else
+/// `call.journal`.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, HttpClient, Outcome};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// let outcome = call_and_await(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default(), AwaitOptions::default()).await?;
+/// if let Outcome::Ok(result) = outcome {
+///     let value: serde_json::Value = result.deserialize().map_err(wasm_bindgen::JsValue::from)?;
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn call_and_await<C: Client + Clone + 'static>(
+    client: &C,
+    name: &str,
+    args: &impl Serialize,
+    call: CallOptions,
+    wait: AwaitOptions,
+) -> Result<Outcome, JsValue> {
+    let args = arguments("callAndAwait", args)?;
+    let client = shared(client);
+    let store = wait.journal.clone().or_else(|| call.journal.clone());
+    let started = match journal_of("callAndAwait", client.as_ref(), store)? {
+        None => api::call_and_await(client, name, args, call, wait).map(|run| Box::pin(plain(run)) as _),
+        Some(j) => journal::call_and_await(client, j, name, args, call, wait).map(|run| Box::pin(journaled(run)) as _),
+    };
+    let run: std::pin::Pin<Box<dyn std::future::Future<Output = Result<Outcome, JsValue>>>> =
+        started.map_err(|m| type_error("callAndAwait", &m))?;
+    run.await
+}
+
+/// The error of a one-request call's outcome, or what it acknowledged.
+async fn step(run: Driving) -> Result<Result<EngineOutcome<JsValue>, TaskError>, JsValue> {
+    let outcome = run.await?;
+    Ok(match outcome {
+        EngineOutcome::Error(_) => {
+            let error = outcome_to_js(&outcome).get("error").unwrap_or(JsValue::UNDEFINED);
+            Err(TaskError::from_js(&error))
+        }
+        other => Ok(other),
+    })
+}
+
+/// Reads a task's status once (`tasks/get`, re-issued on a transient failure like `await_task`'s
+/// reads): `Ok(Ok(status))`, or `Ok(Err(error))`.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{get_task, HttpClient, StepOptions};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// match get_task(&client, "tsk_does_not_exist", StepOptions::default()).await? {
+///     Ok(status) => web_sys::console::log_1(&status.value),
+///     Err(error) => assert_eq!(error.code, -32602),
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn get_task<C: Client + Clone + 'static>(
+    client: &C,
+    task_id: &str,
+    options: StepOptions,
+) -> Result<Result<TaskStatus, TaskError>, JsValue> {
+    let outcome = step(api::get_task(shared(client), task_id, options)).await?;
+    Ok(outcome.map(|o| match o {
+        EngineOutcome::Status(v) => TaskStatus::from_js(&v),
+        _ => TaskStatus::from_js(&JsValue::UNDEFINED),
+    }))
+}
+
+/// Answers input requests by hand: `tasks/update` with `responses` (key → response; any `Serialize`
+/// map) as `inputResponses` — never re-issued. `Ok(Ok(()))` when acknowledged.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{update_task, HttpClient, StepOptions};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// let answers = serde_json::json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
+/// update_task(&client, "tsk_123", &answers, StepOptions::default()).await?.map_err(|e| wasm_bindgen::JsValue::from(e.value))?;
+/// # Ok(()) }
+/// ```
+pub async fn update_task<C: Client + Clone + 'static>(
+    client: &C,
+    task_id: &str,
+    responses: &impl Serialize,
+    options: StepOptions,
+) -> Result<Result<(), TaskError>, JsValue> {
+    let responses = arguments("updateTask", responses)?
+        .ok_or_else(|| type_error("updateTask", "responses must be an object (key → response)"))?;
+    Ok(step(api::update_task(shared(client), task_id, responses, options)).await?.map(drop))
+}
+
+/// Asks the server to cancel a task (`tasks/cancel`): `Ok(Ok(()))` is an acknowledgement — the task
+/// may still end `completed` or `failed` ([`await_task`] tells).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{cancel_task, HttpClient, StepOptions};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// let acknowledged = cancel_task(&client, "tsk_123", StepOptions::default()).await?.is_ok();
+/// # Ok(()) }
+/// ```
+pub async fn cancel_task<C: Client + Clone + 'static>(
+    client: &C,
+    task_id: &str,
+    options: StepOptions,
+) -> Result<Result<(), TaskError>, JsValue> {
+    Ok(step(api::cancel_task(shared(client), task_id, options)).await?.map(drop))
+}

@@ -1,0 +1,392 @@
+//! The clients a Rust app drives: [`HttpClient`] (Streamable HTTP over `fetch`), [`PortClient`] (a
+//! `MessagePort`), [`DirectClient`] (an in-process Rust handler) and [`JsClient`] (any JS client
+//! object). The first three are the package's own JS adapters, made from Rust: the same transports as
+//! the npm package's `httpClient`, `portClient` and `directClient`; input handlers given in their
+//! options are Rust closures. A Rust type becomes a client by implementing [`Client`].
+
+use super::adapters::{direct_client, http_client, port_client};
+use crate::json::Json;
+use crate::shell::client::{Client, JsClient, Reply, RequestOptions};
+use crate::shell::hooks::Handlers;
+use crate::shell::options::millis_f64;
+use crate::shell::values::{as_function, field, js_string};
+use js_sys::{Object, Reflect};
+use std::future::Future;
+use std::rc::Rc;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+/// A JS adapter's client object read as a [`JsClient`], with the input handlers given in Rust.
+#[derive(Clone, Debug)]
+struct Adapted {
+    js: JsClient,
+    handlers: Option<Handlers>,
+}
+
+impl Adapted {
+    fn new(object: JsValue, handlers: Option<Handlers>) -> Result<Self, JsValue> {
+        let js = JsClient::read(&object).map_err(|m| JsValue::from(js_sys::TypeError::new(m)))?;
+        Ok(Self { js, handlers })
+    }
+
+    /// Sets the client object's `id` (the server its journaled tasks belong to).
+    fn set_id(&self, id: &str) {
+        let _ = Reflect::set(&self.js.object, &js_string("id"), &js_string(id));
+    }
+}
+
+/// Implements [`Client`] for a wrapper of an [`Adapted`] client (field `adapted`).
+macro_rules! adapted_client {
+    ($t:ty) => {
+        impl Client for $t {
+            fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
+                self.adapted.js.request(method, params, options)
+            }
+            fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
+                self.adapted.js.listen(params, signal)
+            }
+            fn client_capabilities(&self) -> Option<JsValue> {
+                self.adapted.js.client_capabilities()
+            }
+            fn request_timeout(&self) -> Option<Duration> {
+                self.adapted.js.request_timeout()
+            }
+            fn input_handlers(&self) -> Handlers {
+                self.adapted.handlers.clone().unwrap_or_default()
+            }
+            fn id(&self) -> Option<String> {
+                self.adapted.js.id()
+            }
+        }
+    };
+}
+
+/// `{name, version}` a client declares itself as (`_meta["io.modelcontextprotocol/clientInfo"]`).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::ClientInfo;
+/// let info = ClientInfo { name: "my-app".into(), version: "1.2.0".into() };
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientInfo {
+    /// The application's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+}
+
+/// The options of [`HttpClient::with_options`] (JS: `httpClient`'s options).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{HttpClient, HttpOptions};
+/// use std::time::Duration;
+/// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let options = HttpOptions {
+///     headers: vec![("Authorization".into(), "Bearer not-a-real-token".into())],
+///     request_timeout: Some(Duration::from_secs(10)),
+///     ..HttpOptions::default()
+/// };
+/// let client = HttpClient::with_options("https://mcp.example.com/mcp", options)?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct HttpOptions {
+    /// Headers sent with every request (they never replace the protocol headers).
+    pub headers: Vec<(String, String)>,
+    /// The default bound of each request ([`NO_DEADLINE`](crate::NO_DEADLINE) for none; default: none).
+    pub request_timeout: Option<Duration>,
+    /// What the client declares itself as (default `{name: "mcp-tasks-wasm", version}`).
+    pub client_info: Option<ClientInfo>,
+    /// The client's own capabilities (the tasks extension is merged in), a JS object.
+    pub client_capabilities: Option<JsValue>,
+    /// The input handlers of waits on this client (when their options give none).
+    pub input_handlers: Option<Handlers>,
+}
+
+/// The common options of the JS adapters: `{requestTimeoutMs?, clientInfo?, clientCapabilities?}`.
+fn adapter_options(
+    request_timeout: Option<Duration>,
+    client_info: Option<&ClientInfo>,
+    capabilities: Option<&JsValue>,
+) -> Object {
+    let o = Object::new();
+    if let Some(t) = request_timeout {
+        let _ = Reflect::set(&o, &js_string("requestTimeoutMs"), &JsValue::from_f64(millis_f64(t)));
+    }
+    if let Some(info) = client_info {
+        let v = JsValue::object(vec![("name", js_string(&info.name)), ("version", js_string(&info.version))]);
+        let _ = Reflect::set(&o, &js_string("clientInfo"), &v);
+    }
+    if let Some(c) = capabilities {
+        let _ = Reflect::set(&o, &js_string("clientCapabilities"), c);
+    }
+    o
+}
+
+/// The Streamable HTTP client (MCP 2026-07-28) over `fetch`: the npm package's `httpClient`, made
+/// from Rust. Its `id` (the server its journaled tasks belong to) is the URL.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, HttpClient};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// let outcome = call_and_await(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default(), AwaitOptions::default()).await?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct HttpClient {
+    adapted: Adapted,
+}
+
+impl HttpClient {
+    /// A client of the MCP endpoint at `url`, with the default options. `Err`: the `TypeError` of an
+    /// empty URL.
+    ///
+    /// ```no_run
+    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// let client = mcp_tasks_wasm::HttpClient::new("http://127.0.0.1:8787/mcp")?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new(url: &str) -> Result<Self, JsValue> {
+        Self::with_options(url, HttpOptions::default())
+    }
+
+    /// A client of the MCP endpoint at `url` with `options`.
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::{ClientInfo, HttpClient, HttpOptions};
+    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// let info = ClientInfo { name: "my-app".into(), version: "1.0.0".into() };
+    /// let client = HttpClient::with_options("http://127.0.0.1:8787/mcp", HttpOptions { client_info: Some(info), ..HttpOptions::default() })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_options(url: &str, options: HttpOptions) -> Result<Self, JsValue> {
+        let o = adapter_options(
+            options.request_timeout,
+            options.client_info.as_ref(),
+            options.client_capabilities.as_ref(),
+        );
+        if !options.headers.is_empty() {
+            let headers = Object::new();
+            for (name, value) in &options.headers {
+                let _ = Reflect::set(&headers, &js_string(name), &js_string(value));
+            }
+            let _ = Reflect::set(&o, &js_string("headers"), &headers);
+        }
+        let object = http_client(url, &o)?;
+        Ok(Self { adapted: Adapted::new(object, options.input_handlers)? })
+    }
+
+    /// Sends `server/discover` once (the answer is cached; a failure is not): the server's
+    /// capabilities, e.g. for [`server_supports`](crate::server_supports).
+    ///
+    /// ```no_run
+    /// # async fn f(client: mcp_tasks_wasm::HttpClient) -> Result<(), wasm_bindgen::JsValue> {
+    /// let found = client.discover().await?;
+    /// assert!(mcp_tasks_wasm::server_supports(&found));
+    /// # Ok(()) }
+    /// ```
+    pub async fn discover(&self) -> Result<JsValue, JsValue> {
+        let object = &self.adapted.js.object;
+        let discover = field(object, "discover").and_then(|f| as_function(&f));
+        let promise =
+            discover.ok_or_else(|| JsValue::from(js_sys::TypeError::new("no discover function")))?.call0(object)?;
+        JsFuture::from(crate::shell::values::promise_of(&promise)).await
+    }
+
+    /// The JS client object (e.g. to hand it to JS code).
+    ///
+    /// ```no_run
+    /// # fn f(client: mcp_tasks_wasm::HttpClient) {
+    /// let object: &wasm_bindgen::JsValue = client.as_js();
+    /// # }
+    /// ```
+    pub fn as_js(&self) -> &JsValue {
+        &self.adapted.js.object
+    }
+}
+
+adapted_client!(HttpClient);
+
+/// The options of [`PortClient::with_options`] and [`DirectClient::with_options`].
+///
+/// ```no_run
+/// use mcp_tasks_wasm::ClientOptions;
+/// let options = ClientOptions { id: Some("worker".into()), ..ClientOptions::default() };
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ClientOptions {
+    /// The client's `id`: the server its journaled tasks belong to (a journaled call on a client
+    /// without one is a `TypeError`).
+    pub id: Option<String>,
+    /// The default bound of each request (port clients only; default: none).
+    pub request_timeout: Option<Duration>,
+    /// What the client declares itself as (port clients only).
+    pub client_info: Option<ClientInfo>,
+    /// The client's own capabilities (the tasks extension is merged in), a JS object.
+    pub client_capabilities: Option<JsValue>,
+    /// The input handlers of waits on this client (when their options give none).
+    pub input_handlers: Option<Handlers>,
+}
+
+/// A client of a server behind a `MessagePort` (a worker, a frame, a service worker): the npm
+/// package's `portClient`, made from Rust. Messages are the JSON-RPC objects themselves.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, PortClient};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let channel = web_sys::MessageChannel::new()?;
+/// let client = PortClient::new(channel.port1())?; // the server listens on channel.port2()
+/// let outcome = call_and_await(&client, "work", &(), CallOptions::default(), AwaitOptions::default()).await?;
+/// client.close();
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct PortClient {
+    adapted: Adapted,
+}
+
+impl PortClient {
+    /// A client over `port` (started by the client).
+    ///
+    /// ```no_run
+    /// # fn f(port: web_sys::MessagePort) -> Result<(), wasm_bindgen::JsValue> {
+    /// let client = mcp_tasks_wasm::PortClient::new(port)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new(port: web_sys::MessagePort) -> Result<Self, JsValue> {
+        Self::with_options(port, ClientOptions::default())
+    }
+
+    /// A client over `port` with `options`.
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::{ClientOptions, PortClient};
+    /// # fn f(port: web_sys::MessagePort) -> Result<(), wasm_bindgen::JsValue> {
+    /// let client = PortClient::with_options(port, ClientOptions { id: Some("worker".into()), ..ClientOptions::default() })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_options(port: web_sys::MessagePort, options: ClientOptions) -> Result<Self, JsValue> {
+        let o = adapter_options(
+            options.request_timeout,
+            options.client_info.as_ref(),
+            options.client_capabilities.as_ref(),
+        );
+        let adapted = Adapted::new(port_client(&port, &o)?, options.input_handlers)?;
+        if let Some(id) = &options.id {
+            adapted.set_id(id);
+        }
+        Ok(Self { adapted })
+    }
+
+    /// Stops listening on the port: pending requests fail (kind `transport`).
+    ///
+    /// ```no_run
+    /// # fn f(client: mcp_tasks_wasm::PortClient) {
+    /// client.close();
+    /// # }
+    /// ```
+    pub fn close(&self) {
+        let object = &self.adapted.js.object;
+        if let Some(close) = field(object, "close").and_then(|f| as_function(&f)) {
+            let _ = close.call0(object);
+        }
+    }
+}
+
+adapted_client!(PortClient);
+
+/// The JS function a [`DirectClient`] hands its requests to, kept alive as long as the client.
+type HandlerClosure = Closure<dyn Fn(JsValue, JsValue, JsValue) -> js_sys::Promise>;
+
+/// An in-process client: each request calls a Rust async handler `(method, params, signal)` that
+/// resolves with the JSON-RPC `result`, or fails with a JSON-RPC error object `{code, message, data?}`
+/// (anything else is a transport failure). `subscriptions/listen` goes to the handler too (it resolves
+/// with a JS async iterable of notifications). The npm package's `directClient`, made from Rust: it
+/// adds the protocol version to `_meta` when missing and has no request timeout of its own.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{call_tool, CallOptions, DirectClient};
+/// use wasm_bindgen::JsValue;
+/// # async fn f() -> Result<(), JsValue> {
+/// let client = DirectClient::new(|method, _params, _signal| async move {
+///     match method.as_str() {
+///         "tools/call" => Ok(js_sys::JSON::parse(r#"{"resultType":"complete","content":[]}"#)?),
+///         _ => Err(js_sys::JSON::parse(r#"{"code":-32601,"message":"no such method"}"#)?),
+///     }
+/// })?;
+/// let outcome = call_tool(&client, "echo", &(), CallOptions::default()).await?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct DirectClient {
+    adapted: Adapted,
+    _handler: Rc<HandlerClosure>,
+}
+
+impl DirectClient {
+    /// A client whose requests go to `handler`.
+    ///
+    /// ```no_run
+    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// let client = mcp_tasks_wasm::DirectClient::new(|_method, params, _signal| async move { Ok(params) })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new<F, Fut>(handler: F) -> Result<Self, JsValue>
+    where
+        F: Fn(String, JsValue, web_sys::AbortSignal) -> Fut + 'static,
+        Fut: Future<Output = Result<JsValue, JsValue>> + 'static,
+    {
+        Self::with_options(handler, ClientOptions::default())
+    }
+
+    /// A client whose requests go to `handler`, with `options` (`id`, `client_capabilities`,
+    /// `input_handlers`).
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::{ClientOptions, DirectClient};
+    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// let options = ClientOptions { id: Some("in-process".into()), ..ClientOptions::default() };
+    /// let client = DirectClient::with_options(|_method, params, _signal| async move { Ok(params) }, options)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_options<F, Fut>(handler: F, options: ClientOptions) -> Result<Self, JsValue>
+    where
+        F: Fn(String, JsValue, web_sys::AbortSignal) -> Fut + 'static,
+        Fut: Future<Output = Result<JsValue, JsValue>> + 'static,
+    {
+        let closure: HandlerClosure = Closure::new(move |method: JsValue, params: JsValue, opts: JsValue| {
+            let signal =
+                field(&opts, "signal").map_or_else(|| JsValue::UNDEFINED.unchecked_into(), JsCast::unchecked_into);
+            future_to_promise(handler(method.as_string().unwrap_or_default(), params, signal))
+        });
+        let o = Object::new();
+        if let Some(c) = &options.client_capabilities {
+            let _ = Reflect::set(&o, &js_string("clientCapabilities"), c);
+        }
+        let adapted = Adapted::new(direct_client(closure.as_ref(), &o)?, options.input_handlers)?;
+        if let Some(id) = &options.id {
+            adapted.set_id(id);
+        }
+        Ok(Self { adapted, _handler: Rc::new(closure) })
+    }
+}
+
+adapted_client!(DirectClient);
+
+impl JsClient {
+    /// Reads a JS client object: any object with a `request` function (and optionally `listen`,
+    /// `clientCapabilities`, `requestTimeoutMs`, `inputHandlers`, `id`) — e.g. one a JS part of the
+    /// app made with `stdioClient` or `sdkTransportClient`. `Err`: the `TypeError` of a value that is
+    /// not a client.
+    ///
+    /// ```no_run
+    /// # fn f(from_js: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// let client = mcp_tasks_wasm::JsClient::new(&from_js)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new(value: &JsValue) -> Result<Self, JsValue> {
+        Self::read(value).map_err(|m| js_sys::TypeError::new(m).into())
+    }
+}

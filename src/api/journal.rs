@@ -1,0 +1,186 @@
+//! The task journal from Rust: the stores ([`JournalStore`]), what a journal holds
+//! ([`pending_tasks`]) and waiting for it again ([`resume_tasks`]). A call journals its task when its
+//! options name a store (`CallOptions::journal`, `AwaitOptions::journal`); the rules are the JS API's
+//! (see the README's "task journal").
+
+use super::adapters::{extension_storage_journal, indexed_db_journal, memory_journal};
+use super::outcome::Outcome;
+use super::status::TaskStatus;
+use crate::json::Json;
+use crate::shell::client::Client;
+use crate::shell::journal::{self, Journal, OutcomeFn, Store};
+use crate::shell::options::AwaitOptions;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+
+/// A store the wrong shape.
+fn not_a_store() -> JsValue {
+    js_sys::TypeError::new("the journal must have get, put, delete and list").into()
+}
+
+/// The store a JS store object is.
+fn store_of(object: Result<JsValue, JsValue>) -> Result<Store, JsValue> {
+    Store::read(&object?).ok_or_else(not_a_store)
+}
+
+impl Store {
+    /// A store in memory: it lives as long as the page or worker (tests, short-lived apps).
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::{AwaitOptions, JournalStore};
+    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// let wait = AwaitOptions { journal: Some(JournalStore::memory()?), ..AwaitOptions::default() };
+    /// # Ok(()) }
+    /// ```
+    pub fn memory() -> Result<Self, JsValue> {
+        store_of(memory_journal())
+    }
+
+    /// A store in the IndexedDB database `name` (pages and workers; the JS default is
+    /// `"mcp-tasks-wasm"`): it survives reloads and restarts.
+    ///
+    /// ```no_run
+    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// let store = mcp_tasks_wasm::JournalStore::indexed_db("mcp-tasks-wasm")?;
+    /// # Ok(()) }
+    /// ```
+    pub fn indexed_db(name: &str) -> Result<Self, JsValue> {
+        store_of(indexed_db_journal(name))
+    }
+
+    /// A store in a WebExtension storage area (`chrome.storage.local`, `chrome.storage.session`,
+    /// `browser.storage.*`), e.g. for an MV3 service worker.
+    ///
+    /// ```no_run
+    /// # fn f(chrome_storage_local: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// let store = mcp_tasks_wasm::JournalStore::extension_storage(&chrome_storage_local)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn extension_storage(area: &JsValue) -> Result<Self, JsValue> {
+        store_of(extension_storage_journal(area))
+    }
+
+    /// Any JS object with async `get(key)`, `put(key, entry)`, `delete(key)` and `list()` (the
+    /// `Journal` interface of the `.d.ts`).
+    ///
+    /// ```no_run
+    /// # fn f(object: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// let store = mcp_tasks_wasm::JournalStore::from_js(&object)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn from_js(object: &JsValue) -> Result<Self, JsValue> {
+        Self::read(object).ok_or_else(not_a_store)
+    }
+}
+
+/// A journaled task that can be resumed (JS: a `JournalEntry`).
+///
+/// ```no_run
+/// # fn f(task: mcp_tasks_wasm::PendingTask) {
+/// web_sys::console::log_2(&task.task_id.as_str().into(), &task.tool.unwrap_or_default().as_str().into());
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct PendingTask {
+    /// The task's id.
+    pub task_id: String,
+    /// The server it runs on (the client's `id`).
+    pub server: String,
+    /// The tool that created it, when known.
+    pub tool: Option<String>,
+    /// The last status seen.
+    pub status: Option<TaskStatus>,
+    /// The entry, as the store gave it.
+    pub entry: JsValue,
+}
+
+impl PendingTask {
+    fn from_js(entry: &JsValue) -> Self {
+        Self {
+            task_id: entry.get_str("taskId").unwrap_or_default(),
+            server: entry.get_str("server").unwrap_or_default(),
+            tool: entry.get_str("tool"),
+            status: TaskStatus::maybe(entry.get("status")),
+            entry: entry.clone(),
+        }
+    }
+}
+
+/// The tasks `store` holds that can be resumed — with `server`, only that server's (expired entries
+/// are deleted from the store as they are read). `Err`: what the store threw.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{pending_tasks, JournalStore};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let store = JournalStore::indexed_db("mcp-tasks-wasm")?;
+/// let left = pending_tasks(&store, Some("http://127.0.0.1:8787/mcp")).await?;
+/// # Ok(()) }
+/// ```
+pub async fn pending_tasks(store: &Store, server: Option<&str>) -> Result<Vec<PendingTask>, JsValue> {
+    let entries = journal::pending_tasks(store.clone(), server.map(JsValue::from_str)).await?;
+    Ok(entries.iter().map(|e| PendingTask::from_js(&e)).collect())
+}
+
+/// One resumed task and how it ended.
+///
+/// ```no_run
+/// # fn f(done: mcp_tasks_wasm::Resumed) {
+/// if let mcp_tasks_wasm::Outcome::Ok(result) = &done.outcome { web_sys::console::log_1(&result.value); }
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Resumed {
+    /// The task's id.
+    pub task_id: String,
+    /// The tool that created it, when known.
+    pub tool: Option<String>,
+    /// How its wait ended.
+    pub outcome: Outcome,
+}
+
+/// Awaits every pending task of `client`'s server in `store`, all at once (each as [`await_task`]
+/// with `options` would, as the one waiter of its task; answered keys are never asked again);
+/// `on_outcome` hears each outcome as it arrives. Resolves with one [`Resumed`] per task, in the
+/// store's order. `Err`: the first rejection (the other waits then end), or a `TypeError` for a
+/// client without an `id`.
+///
+/// [`await_task`]: crate::await_task
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{resume_tasks, AwaitOptions, HttpClient, JournalStore};
+/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// let store = JournalStore::indexed_db("mcp-tasks-wasm")?;
+/// for done in resume_tasks(&client, &store, AwaitOptions::default(), None).await? {
+///     web_sys::console::log_1(&done.task_id.as_str().into());
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn resume_tasks<C: Client + Clone + 'static>(
+    client: &C,
+    store: &Store,
+    options: AwaitOptions,
+    on_outcome: Option<Rc<dyn Fn(&Outcome, &PendingTask)>>,
+) -> Result<Vec<Resumed>, JsValue> {
+    let server = client
+        .id()
+        .ok_or_else(|| JsValue::from(js_sys::TypeError::new("resumeTasks: a journaled client needs an id")))?;
+    let heard: Option<OutcomeFn> = on_outcome.map(|f| {
+        Rc::new(move |outcome: &JsValue, entry: &JsValue| {
+            if let Some(o) = Outcome::from_js(outcome) {
+                f(&o, &PendingTask::from_js(entry));
+            }
+            Ok(())
+        }) as OutcomeFn
+    });
+    let shared: Rc<dyn Client> = Rc::new(client.clone());
+    let done = journal::resume_tasks(shared, Journal { store: store.clone(), server }, options, heard).await?;
+    let items = done.items().unwrap_or_default();
+    Ok(items
+        .iter()
+        .filter_map(|d| {
+            let outcome = Outcome::from_js(&d.get("outcome")?)?;
+            Some(Resumed { task_id: d.get_str("taskId").unwrap_or_default(), tool: d.get_str("tool"), outcome })
+        })
+        .collect())
+}
