@@ -21,6 +21,8 @@ const steps = [
   ["rust fmt", "cargo", ["fmt", "--check"]],
   ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
   ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--test", "wasm_driver", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
+  ["clippy rust api", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--no-default-features", "--", "-D", "warnings"]],
+  ["rust docs", "node", ["scripts/docs.mjs"]],
   ["test server", "node", ["--test", ...nodeTests("tests/server")]],
   ["node", "node", ["--test", ...nodeTests("tests/node")]],
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],

@@ -138,6 +138,15 @@ pub struct Resumed {
     pub outcome: Outcome,
 }
 
+/// Called with each resumed task's outcome as it arrives (JS: `resumeTasks`'s `onOutcome`).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::OnOutcome;
+/// use std::rc::Rc;
+/// let heard: OnOutcome = Rc::new(|outcome, task| web_sys::console::log_1(&task.task_id.as_str().into()));
+/// ```
+pub type OnOutcome = Rc<dyn Fn(&Outcome, &PendingTask)>;
+
 /// Awaits every pending task of `client`'s server in `store`, all at once (each as [`await_task`]
 /// with `options` would, as the one waiter of its task; answered keys are never asked again);
 /// `on_outcome` hears each outcome as it arrives. Resolves with one [`Resumed`] per task, in the
@@ -160,7 +169,7 @@ pub async fn resume_tasks<C: Client + Clone + 'static>(
     client: &C,
     store: &Store,
     options: AwaitOptions,
-    on_outcome: Option<Rc<dyn Fn(&Outcome, &PendingTask)>>,
+    on_outcome: Option<OnOutcome>,
 ) -> Result<Vec<Resumed>, JsValue> {
     let server = client
         .id()

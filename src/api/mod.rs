@@ -15,7 +15,7 @@ pub use callbacks::{handler, input_function, on_status, Answer};
 pub use calls::{await_task, call_and_await, call_tool, cancel_task, get_task, update_task, TaskRef};
 pub use clients::{ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, PortClient};
 pub use helpers::{capabilities, server_supports};
-pub use journal::{pending_tasks, resume_tasks, PendingTask, Resumed};
+pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
 pub use outcome::{Cause, ErrorKind, InputRequired, Outcome, TaskError, ToolResult};
 pub use status::{InputRequest, TaskState, TaskStatus};
 

@@ -11,9 +11,20 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 /// A JS-shaped answer on its way: resolves with the value, rejects with the rejection value.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::Reply;
+/// let answer: Reply = Box::pin(async { Ok(wasm_bindgen::JsValue::TRUE) });
+/// ```
 pub type Reply = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
 /// What every request is sent with.
+///
+/// ```no_run
+/// # fn f(options: mcp_tasks_wasm::RequestOptions) {
+/// if options.signal.aborted() { /* the engine gave the request up */ }
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct RequestOptions {
     /// Aborted when the engine gives the request up (its bound, the deadline, the call's end).
@@ -24,7 +35,30 @@ pub struct RequestOptions {
 }
 
 /// A client the engine can drive: it sends JSON-RPC requests and, optionally, opens the
-/// `subscriptions/listen` stream.
+/// `subscriptions/listen` stream. Implement it to make a Rust type a client (the crate's functions
+/// take `&C` where `C: Client + Clone + 'static`; keep the type cheap to clone, e.g. an `Rc` inside).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{Client, Reply, RequestOptions};
+/// use wasm_bindgen::JsValue;
+///
+/// /// A client that logs each request and hands it to another client.
+/// #[derive(Clone)]
+/// struct Logged<C>(C);
+///
+/// impl<C: Client> Client for Logged<C> {
+///     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
+///         web_sys::console::log_1(&method.into());
+///         self.0.request(method, params, options)
+///     }
+///     fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
+///         self.0.listen(params, signal)
+///     }
+///     fn id(&self) -> Option<String> {
+///         self.0.id()
+///     }
+/// }
+/// ```
 pub trait Client {
     /// Sends `method` with `params`: resolves with the JSON-RPC `result`; rejects with a JSON-RPC error
     /// object `{code, message, data?}` when the server answered with one, with anything else on a
@@ -71,7 +105,15 @@ pub fn called(result: Result<JsValue, JsValue>) -> Reply {
 }
 
 /// A JS client object, read once: its `request` and `listen` functions, `clientCapabilities`,
-/// `requestTimeoutMs` and `inputHandlers`.
+/// `requestTimeoutMs` and `inputHandlers` (its `id` is read at each journaled call).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{get_task, JsClient, StepOptions};
+/// # async fn f(made_in_js: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+/// let client = JsClient::new(&made_in_js)?; // e.g. an sdkTransportClient(...) from the JS side
+/// let status = get_task(&client, "tsk_123", StepOptions::default()).await?;
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug)]
 pub struct JsClient {
     /// The client object (`this` of its functions).
@@ -86,6 +128,7 @@ pub struct JsClient {
 impl JsClient {
     /// Reads a duck-typed client: any object with a `request` function (and optionally `listen`).
     /// `Err` carries the message of the `TypeError` to reject with.
+    #[doc(hidden)]
     pub fn read(object: &JsValue) -> Result<Self, &'static str> {
         if !object.is_object() {
             return Err("the client must be an object with a request function");
@@ -149,6 +192,7 @@ pub fn js_handlers(handlers: &JsValue) -> Handlers {
 impl JsClient {
     /// `true` when `other` is the same reading of the same object: the same functions, no
     /// capabilities, the same request timeout and handlers (so one may serve in place of the other).
+    #[doc(hidden)]
     pub fn same_as(&self, other: &JsClient) -> bool {
         let same = |a: &JsValue, b: &JsValue| Object::is(a, b);
         same(&self.object, &other.object)

@@ -10,6 +10,14 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// What a handler (or the input function) is told besides its request.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{handler, Answer};
+/// let form = handler(|_params, context| async move {
+///     if context.signal.aborted() { return Answer::Error("no longer wanted".into()); }
+///     Answer::accept(&serde_json::json!({ context.key.unwrap_or_default(): "Ada" }))
+/// });
+/// ```
 #[derive(Clone, Debug)]
 pub struct AskContext {
     /// The key the answer goes under (`None` for the input function).
@@ -20,14 +28,43 @@ pub struct AskContext {
     pub signal: web_sys::AbortSignal,
 }
 
-/// Called with each new status; `Err` is what it threw (the call then rejects with it).
+/// Called with each new status; `Err` is what it threw (the call then rejects with it). Made from a
+/// typed Rust closure by [`on_status`](crate::on_status).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::StatusFn;
+/// use std::rc::Rc;
+/// let raw: StatusFn = Rc::new(|status| { web_sys::console::log_1(status); Ok(()) });
+/// ```
 pub type StatusFn = Rc<dyn Fn(&JsValue) -> Result<(), JsValue>>;
 /// An input handler: `(params, context)` → an answer `{tag: "ok", response} | {tag: "error", reason}`.
+/// Made from a Rust async closure answering with an [`Answer`](crate::Answer) by
+/// [`handler`](crate::handler).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{handler, Answer, HandlerFn};
+/// let decline: HandlerFn = handler(|_params, _context| async { Answer::decline() });
+/// ```
 pub type HandlerFn = Rc<dyn Fn(JsValue, AskContext) -> Reply>;
-/// The input function: `(status, context)` → `{tag: "ok", responses} | {tag: "error", reason}`.
+/// The input function: `(status, context)` → `{tag: "ok", responses} | {tag: "error", reason}`. Made
+/// from a Rust async closure by [`input_function`](crate::input_function).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{input_function, Answer, InputFn};
+/// let none: InputFn = input_function(|_status, _context| async { Answer::Ok(js_sys::Object::new().into()) });
+/// ```
 pub type InputFn = Rc<dyn Fn(JsValue, AskContext) -> Reply>;
 
-/// The input handlers, one per request kind.
+/// The input handlers, one per request kind. A request whose kind has no handler is not answered:
+/// the wait returns `Outcome::InputRequired` (the library never declines on the user's behalf).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{handler, Answer, Handlers};
+/// let handlers = Handlers {
+///     form: Some(handler(|_params, _context| async { Answer::accept(&serde_json::json!({"name": "Ada"})) })),
+///     ..Handlers::default()
+/// };
+/// ```
 #[derive(Clone, Default)]
 pub struct Handlers {
     /// `elicitation/create` in form mode.
@@ -53,6 +90,7 @@ impl std::fmt::Debug for Handlers {
 
 impl Handlers {
     /// The handler for `kind`.
+    #[doc(hidden)]
     pub fn get(&self, kind: InputKind) -> Option<&HandlerFn> {
         match kind {
             InputKind::Form => self.form.as_ref(),
@@ -63,6 +101,7 @@ impl Handlers {
     }
 
     /// Which handlers are there, as the engine takes it.
+    #[doc(hidden)]
     pub fn set(&self) -> crate::engine::options::HandlerSet {
         crate::engine::options::HandlerSet {
             form: self.form.is_some(),

@@ -10,10 +10,21 @@ use crate::engine::options::{
 use std::time::Duration;
 use wasm_bindgen::JsValue;
 
-/// "No bound at all" (JS: `Infinity`), for `timeout` and `request_timeout`.
+/// "No bound at all" (JS: `Infinity`), for `timeout` and `request_timeout` — the one spelling of "no
+/// deadline" (`None` means "the default").
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{AwaitOptions, NO_DEADLINE};
+/// let forever = AwaitOptions { timeout: Some(NO_DEADLINE), ..AwaitOptions::default() };
+/// ```
 pub const NO_DEADLINE: Duration = Duration::MAX;
 
 /// Where answers to input requests come from.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{AwaitOptions, Input};
+/// let hand_back = AwaitOptions { input: Input::Return, ..AwaitOptions::default() };
+/// ```
 #[derive(Clone, Default)]
 pub enum Input {
     /// The input handlers (the options', else the client's). The default.
@@ -25,7 +36,20 @@ pub enum Input {
     Function(InputFn),
 }
 
-/// Options of `call_tool` (JS `callTool`).
+/// Options of [`call_tool`](crate::call_tool) and the call of [`call_and_await`](crate::call_and_await)
+/// (JS `callTool`'s).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{CallOptions, JournalStore};
+/// use std::time::Duration;
+/// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let call = CallOptions {
+///     timeout: Some(Duration::from_secs(10)),
+///     journal: Some(JournalStore::indexed_db("mcp-tasks-wasm")?),
+///     ..CallOptions::default()
+/// };
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Default)]
 pub struct CallOptions {
     /// Bound of the whole call (default 60 s; [`NO_DEADLINE`] for none).
@@ -47,7 +71,24 @@ pub struct CallOptions {
     pub journal: Option<Store>,
 }
 
-/// Options of `await_task` (JS `awaitTask`).
+/// Options of [`await_task`](crate::await_task) and the wait of [`call_and_await`](crate::call_and_await)
+/// (JS `awaitTask`'s).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::AwaitOptions;
+/// use std::time::Duration;
+/// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let abort = web_sys::AbortController::new()?;
+/// let wait = AwaitOptions {
+///     timeout: Some(Duration::from_secs(120)),
+///     min_poll_interval: Some(Duration::from_millis(250)),
+///     listen: true,
+///     signal: Some(abort.signal()),
+///     cancel_on_abort: true,
+///     ..AwaitOptions::default()
+/// };
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Default)]
 pub struct AwaitOptions {
     /// Bound of the whole wait (default 60 s; [`NO_DEADLINE`] for none).
@@ -84,7 +125,13 @@ pub struct AwaitOptions {
     pub journal: Option<Store>,
 }
 
-/// Options of `get_task`, `update_task` and `cancel_task`.
+/// Options of [`get_task`](crate::get_task), [`update_task`](crate::update_task) and
+/// [`cancel_task`](crate::cancel_task).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::StepOptions;
+/// let once = StepOptions { retries: Some(0), ..StepOptions::default() };
+/// ```
 #[derive(Clone, Default)]
 pub struct StepOptions {
     /// Bound of the whole call (default 60 s; [`NO_DEADLINE`] for none).
@@ -144,6 +191,7 @@ pub fn retry(retries: Option<u32>) -> Retry {
 impl AwaitOptions {
     /// The engine's wait options (`client_timeout`: the client's request timeout). `Err` when the
     /// floor is above the ceiling.
+    #[doc(hidden)]
     pub fn engine(&self, handlers: &Handlers, client_timeout: Option<Duration>) -> Result<WaitOptions, &'static str> {
         let max_poll = millis_or(self.max_poll_interval, DEFAULT_MAX_POLL_INTERVAL_MS);
         let opts = WaitOptions {

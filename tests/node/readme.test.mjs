@@ -2,7 +2,8 @@
 // name, as users import it) with the project's test server standing in for http://127.0.0.1:8787/mcp,
 // and their `// expected` comments must appear in the output; the TS block is type-checked strictly;
 // the shell block's commands run (`npm start` for real; `npm test` restricted to its type-check step,
-// since this test itself runs inside `npm test`). ```text blocks are prose (the layout), not code.
+// since this test itself runs inside `npm test`). ```text blocks are prose (the layout), not code; ```toml
+// and ```rust,no_run blocks are the Rust API's (compiled by `cargo test --doc`, scripts/docs.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFile } from "node:child_process";
@@ -14,7 +15,7 @@ import { startHttpServer } from "../server/http.mjs";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const scratch = `${root}tests/.readme/`;
 const readme = readFileSync(`${root}README.md`, "utf8");
-const blocks = [...readme.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m, i) => ({ lang: m[1], code: m[2], n: i + 1 }));
+const blocks = [...readme.matchAll(/```([\w,]+)\n([\s\S]*?)```/g)].map((m, i) => ({ lang: m[1], code: m[2], n: i + 1 }));
 const run = promisify(execFile);
 let server;
 
@@ -30,7 +31,8 @@ after(async () => {
 
 test("the README has code blocks of known kinds only", () => {
   assert.ok(blocks.length >= 7);
-  for (const b of blocks) assert.ok(["js", "ts", "sh", "text"].includes(b.lang), `block ${b.n}: ${b.lang}`);
+  // rust blocks are compiled for wasm32 as doc examples (src/lib.rs includes the README; scripts/docs.mjs).
+  for (const b of blocks) assert.ok(["js", "ts", "sh", "text", "toml", "rust,no_run"].includes(b.lang), `block ${b.n}: ${b.lang}`);
 });
 
 for (const b of blocks.filter((b) => b.lang === "js")) {

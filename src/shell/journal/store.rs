@@ -25,7 +25,15 @@ thread_local! {
     static DEFAULT: RefCell<Option<Store>> = const { RefCell::new(None) };
 }
 
-/// A journal store (any object with the four functions).
+/// A journal store (any object with the four functions): where journaled calls record their tasks
+/// (the crate root names it `JournalStore`).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{AwaitOptions, JournalStore};
+/// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let wait = AwaitOptions { journal: Some(JournalStore::indexed_db("mcp-tasks-wasm")?), ..AwaitOptions::default() };
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Store {
     object: JsValue,
@@ -37,6 +45,7 @@ pub struct Store {
 
 impl Store {
     /// The store `v` is: an object (not a function) with `get`, `put`, `delete` and `list` functions.
+    #[doc(hidden)]
     pub fn read(v: &JsValue) -> Option<Self> {
         if !v.is_object() {
             return None;
@@ -47,6 +56,7 @@ impl Store {
 
     /// What `journal: true` means: an `indexedDbJournal()` (one for the module) where IndexedDB exists;
     /// `None` elsewhere.
+    #[doc(hidden)]
     pub fn default_store() -> Option<Self> {
         if let Some(s) = DEFAULT.with(|d| d.borrow().clone()) {
             return Some(s);
@@ -58,21 +68,25 @@ impl Store {
     }
 
     /// `get(key)`: the entry stored under `key` (`undefined` when none).
+    #[doc(hidden)]
     pub fn get(&self, key: &str) -> Reply {
         called(self.get.call1(&self.object, &js_string(key)))
     }
 
     /// `put(key, entry)`.
+    #[doc(hidden)]
     pub fn put(&self, key: &str, entry: &JsValue) -> Reply {
         called(self.put.call2(&self.object, &js_string(key), entry))
     }
 
     /// `delete(key)`.
+    #[doc(hidden)]
     pub fn delete(&self, key: &str) -> Reply {
         called(self.delete.call1(&self.object, &js_string(key)))
     }
 
     /// `list()`: every entry.
+    #[doc(hidden)]
     pub fn list(&self) -> Reply {
         called(self.list.call0(&self.object))
     }
