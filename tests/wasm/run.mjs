@@ -1,6 +1,7 @@
-// The async Rust shell's own tests (tests/wasm_driver.rs, wasm-bindgen-test) in Node and in headless
-// Chromium: the same test binary twice, through wasm-bindgen-test-runner (installed with the pinned
-// wasm-bindgen CLI by scripts/setup.sh), the browser through Debian's chromedriver.
+// The async Rust shell's own tests (tests/wasm_driver.rs) and the Rust API's clients and journal
+// (tests/rust_clients.rs), wasm-bindgen-test, in Node and in headless Chromium: the same test binaries
+// twice, through wasm-bindgen-test-runner (installed with the pinned wasm-bindgen CLI by
+// scripts/setup.sh), the browser through Debian's chromedriver.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -16,8 +17,8 @@ const modes = [
 ];
 let failed = 0;
 for (const [name, env] of modes) {
-  console.log(`--- wasm_driver in ${name}`);
-  const r = spawnSync("cargo", ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_driver"],
+  console.log(`--- wasm_driver, rust_clients in ${name}`);
+  const r = spawnSync("cargo", ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_driver", "--test", "rust_clients"],
     { cwd: root, stdio: "inherit", env: { ...base, ...env } });
   if (r.status !== 0) failed++;
 }

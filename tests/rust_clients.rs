@@ -1,0 +1,310 @@
+//! The Rust API's in-process and port clients, and the journal from Rust, with wasm-bindgen-test in
+//! Node and headless Chromium (`tests/wasm/run.mjs`). A small task server written in Rust answers
+//! through a `DirectClient` (a Rust async handler) and through the far end of a `MessageChannel`
+//! (`PortClient`). What is checked: typed outcomes and statuses in order, a result deserialised and
+//! still the very object, input answered by a Rust handler (its key and params, the answer reaching
+//! the server), a handler's error, `Input::Return`, argument errors as `TypeError`s with nothing sent,
+//! a journaled task listed and resumed, and nothing left running.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use mcp_tasks_wasm::shell::live::{count, Counter};
+use mcp_tasks_wasm::shell::timer::armed_count;
+use mcp_tasks_wasm::{
+    await_task, call_and_await, call_tool, get_task, handler, on_status, pending_tasks, resume_tasks, Answer,
+    AwaitOptions, CallOptions, Cause, ClientOptions, DirectClient, ErrorKind, Handlers, Input, JournalStore, JsClient,
+    Outcome, PortClient, StepOptions, TaskState,
+};
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn js(v: Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
+}
+
+fn rust(v: &JsValue) -> Value {
+    serde_wasm_bindgen::from_value(v.clone()).unwrap_or(Value::Null)
+}
+
+/// A task server: `slow` completes after two reads; `ask` asks for a name, then greets it;
+/// `missing` tasks are unknown (-32602). Records every method and every `tasks/update`.
+#[derive(Default)]
+struct Server {
+    reads: HashMap<String, u32>,
+    names: HashMap<String, String>,
+    methods: Vec<String>,
+    next: u32,
+}
+
+impl Server {
+    fn handle(&mut self, method: &str, params: &Value) -> Result<Value, Value> {
+        self.methods.push(method.to_owned());
+        let task = |id: &str, status: &str| json!({"taskId": id, "status": status, "pollIntervalMs": 10, "ttlMs": null, "createdAt": "", "lastUpdatedAt": ""});
+        match method {
+            "tools/call" => {
+                self.next += 1;
+                let id = format!("{}-{}", params["name"].as_str().unwrap_or(""), self.next);
+                let mut t = task(&id, "working");
+                t["resultType"] = json!("task");
+                Ok(t)
+            }
+            "tasks/update" => {
+                let id = params["taskId"].as_str().unwrap_or("").to_owned();
+                let name = params["inputResponses"]["name"]["content"]["name"].as_str().unwrap_or("?").to_owned();
+                self.names.insert(id, name);
+                Ok(json!({"resultType": "complete"}))
+            }
+            "tasks/get" => {
+                let id = params["taskId"].as_str().unwrap_or("").to_owned();
+                if id.starts_with("missing") {
+                    return Err(json!({"code": -32602, "message": "unknown task"}));
+                }
+                let n = self.reads.entry(id.clone()).or_default();
+                *n += 1;
+                let mut t = if id.starts_with("ask") {
+                    match self.names.get(&id) {
+                        Some(name) => {
+                            json!({"taskId": id, "status": "completed", "result": {"content": [{"type": "text", "text": format!("hi {name}")}]}})
+                        }
+                        None => {
+                            let mut t = task(&id, "input_required");
+                            t["inputRequests"] = json!({"name": {"method": "elicitation/create", "params": {"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}}});
+                            t
+                        }
+                    }
+                } else if *n >= 2 {
+                    json!({"taskId": id, "status": "completed", "result": {"content": [{"type": "text", "text": "done"}]}})
+                } else {
+                    let mut t = task(&id, "working");
+                    t["statusMessage"] = json!("step 1");
+                    t
+                };
+                t["resultType"] = json!("complete");
+                Ok(t)
+            }
+            _ => Err(json!({"code": -32601, "message": "no such method"})),
+        }
+    }
+}
+
+/// A `DirectClient` over a fresh server (with `options`).
+fn direct(options: ClientOptions) -> (DirectClient, Rc<RefCell<Server>>) {
+    let server = Rc::new(RefCell::new(Server::default()));
+    let s = server.clone();
+    let client = DirectClient::with_options(
+        move |method, params, _signal| {
+            let answer = s.borrow_mut().handle(&method, &rust(&params));
+            async move { answer.map(js).map_err(js) }
+        },
+        options,
+    )
+    .unwrap();
+    (client, server)
+}
+
+fn quick() -> AwaitOptions {
+    AwaitOptions { min_poll_interval: Some(Duration::from_millis(10)), ..AwaitOptions::default() }
+}
+
+fn zero_left() {
+    assert_eq!(
+        [count(Counter::Runs), count(Counter::Requests), count(Counter::Asks), count(Counter::Streams), armed_count()],
+        [0, 0, 0, 0, 0],
+        "nothing left running"
+    );
+}
+
+#[derive(serde::Deserialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(serde::Deserialize)]
+struct Reply {
+    content: Vec<Text>,
+}
+
+#[wasm_bindgen_test]
+async fn a_direct_client_task_completes_with_typed_statuses_in_order() {
+    let (client, server) = direct(ClientOptions::default());
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let s = seen.clone();
+    let wait = AwaitOptions {
+        on_status: Some(on_status(move |st| s.borrow_mut().push((st.state.clone(), st.status_message.clone())))),
+        ..quick()
+    };
+    let outcome = call_and_await(&client, "slow", &json!({"ms": 5}), CallOptions::default(), wait).await.unwrap();
+    let Outcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
+    let reply: Reply = result.deserialize().unwrap();
+    assert_eq!(reply.content[0].text, "done");
+    assert!(!result.is_error());
+    assert_eq!(
+        *seen.borrow(),
+        [(TaskState::Working, None), (TaskState::Working, Some("step 1".to_owned())), (TaskState::Completed, None)]
+    );
+    assert_eq!(server.borrow().methods, ["tools/call", "tasks/get", "tasks/get"]);
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn a_rust_handler_answers_the_form_and_the_answer_reaches_the_server() {
+    let (client, server) = direct(ClientOptions::default());
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    let a = asked.clone();
+    let form = handler(move |params, context| {
+        a.borrow_mut().push((context.key.clone(), rust(&params)["message"].clone()));
+        async { Answer::accept(&json!({"name": "Ada"})) }
+    });
+    let wait = AwaitOptions { input_handlers: Some(Handlers { form: Some(form), ..Handlers::default() }), ..quick() };
+    let outcome = call_and_await(&client, "ask", &(), CallOptions::default(), wait).await.unwrap();
+    let Outcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
+    assert_eq!(result.deserialize::<Reply>().unwrap().content[0].text, "hi Ada");
+    assert_eq!(*asked.borrow(), [(Some("name".to_owned()), json!("Name?"))], "asked once, with its key and params");
+    assert_eq!(server.borrow().methods.iter().filter(|m| *m == "tasks/update").count(), 1);
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn a_handler_error_ends_the_wait_as_an_execution_error_with_its_reason() {
+    let (client, _) = direct(ClientOptions::default());
+    let form = handler(|_, _| async { Answer::Error(JsValue::from_str("closed")) });
+    let wait = AwaitOptions { input_handlers: Some(Handlers { form: Some(form), ..Handlers::default() }), ..quick() };
+    let outcome = call_and_await(&client, "ask", &(), CallOptions::default(), wait).await.unwrap();
+    let Outcome::Error(e) = outcome else { panic!("not an error: {outcome:?}") };
+    assert_eq!((e.code, e.kind), (-32603, ErrorKind::Execution));
+    match e.cause {
+        Some(Cause::InputHandler { key, reason, .. }) => {
+            assert_eq!(key.as_deref(), Some("name"));
+            assert_eq!(reason.as_string().as_deref(), Some("closed"));
+        }
+        other => panic!("not an input_handler cause: {other:?}"),
+    }
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn input_return_gives_the_typed_input_requests_back() {
+    let (client, server) = direct(ClientOptions::default());
+    let wait = AwaitOptions { input: Input::Return, ..quick() };
+    let outcome = call_and_await(&client, "ask", &(), CallOptions::default(), wait).await.unwrap();
+    let Outcome::InputRequired(needed) = outcome else { panic!("not input_required: {outcome:?}") };
+    let task = needed.task.expect("a task's status");
+    assert_eq!(task.state, TaskState::InputRequired);
+    assert_eq!(needed.input_requests.len(), 1);
+    assert_eq!(
+        (needed.input_requests[0].key.as_str(), needed.input_requests[0].method.as_str()),
+        ("name", "elicitation/create")
+    );
+    assert!(!server.borrow().methods.iter().any(|m| m == "tasks/update"), "nothing answered");
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn wrong_arguments_are_type_errors_and_nothing_is_sent() {
+    let (client, server) = direct(ClientOptions::default());
+    let e = call_tool(&client, "slow", &5, CallOptions::default()).await.unwrap_err();
+    assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
+    let floor_above_ceiling = AwaitOptions {
+        min_poll_interval: Some(Duration::from_secs(2)),
+        max_poll_interval: Some(Duration::from_secs(1)),
+        ..AwaitOptions::default()
+    };
+    let e = call_and_await(&client, "slow", &(), CallOptions::default(), floor_above_ceiling).await.unwrap_err();
+    assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
+    let journaled = CallOptions { journal: Some(JournalStore::memory().unwrap()), ..CallOptions::default() };
+    let e = call_tool(&client, "slow", &(), journaled).await.unwrap_err();
+    assert!(e.is_instance_of::<js_sys::TypeError>(), "a journaled client without an id: {e:?}");
+    assert!(server.borrow().methods.is_empty(), "nothing sent");
+    assert!(JsClient::new(&JsValue::from(3)).is_err());
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn get_task_of_an_unknown_task_is_the_servers_error() {
+    let (client, _) = direct(ClientOptions::default());
+    let read = get_task(&client, "missing-1", StepOptions::default()).await.unwrap();
+    let e = read.expect_err("unknown task");
+    assert_eq!((e.code, e.kind), (-32602, ErrorKind::Server));
+    assert!(matches!(e.cause, Some(Cause::RpcError { ref method }) if method == "tasks/get"));
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn a_journaled_task_is_listed_then_resumed_from_rust() {
+    let id = ClientOptions { id: Some("in-process".to_owned()), ..ClientOptions::default() };
+    let (client, _) = direct(id);
+    let store = JournalStore::memory().unwrap();
+    let call = CallOptions { journal: Some(store.clone()), ..CallOptions::default() };
+    let created = call_tool(&client, "slow", &(), call).await.unwrap();
+    let Outcome::Task(status) = created else { panic!("not a task: {created:?}") };
+    let pending = pending_tasks(&store, Some("in-process")).await.unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!((pending[0].task_id.as_str(), pending[0].tool.as_deref()), (status.task_id.as_str(), Some("slow")));
+    assert!(pending_tasks(&store, Some("elsewhere")).await.unwrap().is_empty());
+
+    let heard = Rc::new(RefCell::new(Vec::new()));
+    let h = heard.clone();
+    let on_outcome: mcp_tasks_wasm::OnOutcome =
+        Rc::new(move |o, task| h.borrow_mut().push((task.task_id.clone(), matches!(o, Outcome::Ok(_)))));
+    let done = resume_tasks(&client, &store, quick(), Some(on_outcome)).await.unwrap();
+    assert_eq!(done.len(), 1);
+    assert_eq!(done[0].task_id, status.task_id);
+    assert!(matches!(done[0].outcome, Outcome::Ok(_)), "{:?}", done[0].outcome);
+    assert_eq!(*heard.borrow(), [(status.task_id.clone(), true)]);
+    assert!(pending_tasks(&store, None).await.unwrap().is_empty(), "a terminal outcome removes the entry");
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn await_task_takes_a_typed_status_or_an_id() {
+    let (client, server) = direct(ClientOptions::default());
+    let Outcome::Task(status) = call_tool(&client, "slow", &(), CallOptions::default()).await.unwrap() else {
+        panic!("not a task")
+    };
+    let by_status = await_task(&client, &status, quick()).await.unwrap();
+    assert!(matches!(by_status, Outcome::Ok(_)), "{by_status:?}");
+    let by_id = await_task(&client, status.task_id.as_str(), quick()).await.unwrap();
+    assert!(matches!(by_id, Outcome::Ok(_)), "{by_id:?}");
+    assert_eq!(server.borrow().methods, ["tools/call", "tasks/get", "tasks/get", "tasks/get"]);
+    zero_left();
+}
+
+/// The far end of a `MessageChannel`: answers each JSON-RPC request with the server's answer.
+fn serve_on(port: web_sys::MessagePort, server: Rc<RefCell<Server>>) -> Closure<dyn FnMut(web_sys::MessageEvent)> {
+    let reply_port = port.clone();
+    let on_message = Closure::new(move |e: web_sys::MessageEvent| {
+        let message = rust(&e.data());
+        let answer = server.borrow_mut().handle(message["method"].as_str().unwrap_or(""), &message["params"]);
+        let reply = match answer {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": message["id"], "result": result}),
+            Err(error) => json!({"jsonrpc": "2.0", "id": message["id"], "error": error}),
+        };
+        reply_port.post_message(&js(reply)).unwrap();
+    });
+    port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    port.start();
+    on_message
+}
+
+#[wasm_bindgen_test]
+async fn a_port_client_drives_a_task_behind_a_message_channel() {
+    let channel = web_sys::MessageChannel::new().unwrap();
+    let server = Rc::new(RefCell::new(Server::default()));
+    let _serving = serve_on(channel.port2(), server.clone());
+    let client = PortClient::new(channel.port1()).unwrap();
+    let outcome = call_and_await(&client, "slow", &(), CallOptions::default(), quick()).await.unwrap();
+    let Outcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
+    assert_eq!(result.deserialize::<Reply>().unwrap().content[0].text, "done");
+    assert_eq!(server.borrow().methods, ["tools/call", "tasks/get", "tasks/get"]);
+    client.close();
+    channel.port1().close();
+    channel.port2().close();
+    zero_left();
+}
