@@ -6,7 +6,7 @@
 
 use super::adapters::{direct_client, http_client, port_client};
 use crate::json::Json;
-use crate::shell::client::{Client, JsClient, Reply, RequestOptions};
+use crate::shell::client::{Client, JsClient as Read, Reply, RequestOptions};
 use crate::shell::hooks::Handlers;
 use crate::shell::options::millis_f64;
 use crate::shell::values::{as_function, field, js_string};
@@ -17,46 +17,102 @@ use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-/// A JS adapter's client object read as a [`JsClient`], with the input handlers given in Rust.
+/// Any JS client object: an object with a `request` function (and optionally `listen`,
+/// `clientCapabilities`, `requestTimeoutMs`, `inputHandlers`, `id`) — e.g. one a JS part of the app
+/// made with `stdioClient` or `sdkTransportClient`. Its functions are read once; its `id` (the server
+/// its journaled tasks belong to) at each journaled call.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{get_task, JsClient, StepOptions};
+/// # async fn f(made_in_js: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+/// let client = JsClient::new(&made_in_js)?;
+/// let status = get_task(&client, "tsk_123", StepOptions::default()).await?;
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug)]
-struct Adapted {
-    js: JsClient,
+pub struct JsClient {
+    read: Read,
+    /// Input handlers given in Rust (instead of the object's `inputHandlers`).
     handlers: Option<Handlers>,
 }
 
-impl Adapted {
-    fn new(object: JsValue, handlers: Option<Handlers>) -> Result<Self, JsValue> {
-        let js = JsClient::read(&object).map_err(|m| JsValue::from(js_sys::TypeError::new(m)))?;
-        Ok(Self { js, handlers })
+impl JsClient {
+    /// Reads a JS client object. `Err`: the `TypeError` of a value that is not a client.
+    ///
+    /// ```no_run
+    /// # fn f(from_js: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// let client = mcp_tasks_wasm::JsClient::new(&from_js)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new(value: &JsValue) -> Result<Self, JsValue> {
+        let read = Read::read(value).map_err(|m| JsValue::from(js_sys::TypeError::new(m)))?;
+        Ok(Self { read, handlers: None })
     }
 
-    /// Sets the client object's `id` (the server its journaled tasks belong to).
-    fn set_id(&self, id: &str) {
-        let _ = Reflect::set(&self.js.object, &js_string("id"), &js_string(id));
+    /// The client object (e.g. to hand it to JS code).
+    ///
+    /// ```no_run
+    /// # fn f(client: mcp_tasks_wasm::JsClient) {
+    /// let object: &wasm_bindgen::JsValue = client.as_js();
+    /// # }
+    /// ```
+    pub fn as_js(&self) -> &JsValue {
+        &self.read.object
+    }
+
+    /// A JS adapter's client with the input handlers given in Rust, and `id` set on its object.
+    fn adapted(object: JsValue, handlers: Option<Handlers>, id: Option<&str>) -> Result<Self, JsValue> {
+        let client = Self { handlers, ..Self::new(&object)? };
+        if let Some(id) = id {
+            let _ = Reflect::set(&object, &js_string("id"), &js_string(id));
+        }
+        Ok(client)
     }
 }
 
-/// Implements [`Client`] for a wrapper of an [`Adapted`] client (field `adapted`).
+impl Client for JsClient {
+    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
+        self.read.request(method, params, options)
+    }
+    fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
+        self.read.listen(params, signal)
+    }
+    fn client_capabilities(&self) -> Option<JsValue> {
+        self.read.client_capabilities()
+    }
+    fn request_timeout(&self) -> Option<Duration> {
+        self.read.request_timeout()
+    }
+    fn input_handlers(&self) -> Handlers {
+        self.handlers.clone().unwrap_or_else(|| self.read.input_handlers())
+    }
+    /// The object's `id` when it is a non-empty string (read at each call: the app may set it late).
+    fn id(&self) -> Option<String> {
+        field(&self.read.object, "id").and_then(|id| id.as_string()).filter(|id| !id.is_empty())
+    }
+}
+
+/// Implements [`Client`] for a wrapper of a [`JsClient`] (field `js`).
 macro_rules! adapted_client {
     ($t:ty) => {
         impl Client for $t {
             fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
-                self.adapted.js.request(method, params, options)
+                self.js.request(method, params, options)
             }
             fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
-                self.adapted.js.listen(params, signal)
+                self.js.listen(params, signal)
             }
             fn client_capabilities(&self) -> Option<JsValue> {
-                self.adapted.js.client_capabilities()
+                self.js.client_capabilities()
             }
             fn request_timeout(&self) -> Option<Duration> {
-                self.adapted.js.request_timeout()
+                self.js.request_timeout()
             }
             fn input_handlers(&self) -> Handlers {
-                self.adapted.handlers.clone().unwrap_or_default()
+                self.js.input_handlers()
             }
             fn id(&self) -> Option<String> {
-                self.adapted.js.id()
+                self.js.id()
             }
         }
     };
@@ -136,7 +192,7 @@ fn adapter_options(
 /// ```
 #[derive(Clone, Debug)]
 pub struct HttpClient {
-    adapted: Adapted,
+    js: JsClient,
 }
 
 impl HttpClient {
@@ -174,8 +230,7 @@ impl HttpClient {
             }
             let _ = Reflect::set(&o, &js_string("headers"), &headers);
         }
-        let object = http_client(url, &o)?;
-        Ok(Self { adapted: Adapted::new(object, options.input_handlers)? })
+        Ok(Self { js: JsClient::adapted(http_client(url, &o)?, options.input_handlers, None)? })
     }
 
     /// Sends `server/discover` once (the answer is cached; a failure is not): the server's
@@ -188,7 +243,7 @@ impl HttpClient {
     /// # Ok(()) }
     /// ```
     pub async fn discover(&self) -> Result<JsValue, JsValue> {
-        let object = &self.adapted.js.object;
+        let object = self.js.as_js();
         let discover = field(object, "discover").and_then(|f| as_function(&f));
         let promise =
             discover.ok_or_else(|| JsValue::from(js_sys::TypeError::new("no discover function")))?.call0(object)?;
@@ -203,7 +258,7 @@ impl HttpClient {
     /// # }
     /// ```
     pub fn as_js(&self) -> &JsValue {
-        &self.adapted.js.object
+        self.js.as_js()
     }
 }
 
@@ -244,7 +299,7 @@ pub struct ClientOptions {
 /// ```
 #[derive(Clone, Debug)]
 pub struct PortClient {
-    adapted: Adapted,
+    js: JsClient,
 }
 
 impl PortClient {
@@ -273,11 +328,7 @@ impl PortClient {
             options.client_info.as_ref(),
             options.client_capabilities.as_ref(),
         );
-        let adapted = Adapted::new(port_client(&port, &o)?, options.input_handlers)?;
-        if let Some(id) = &options.id {
-            adapted.set_id(id);
-        }
-        Ok(Self { adapted })
+        Ok(Self { js: JsClient::adapted(port_client(&port, &o)?, options.input_handlers, options.id.as_deref())? })
     }
 
     /// Stops listening on the port: pending requests fail (kind `transport`).
@@ -288,7 +339,7 @@ impl PortClient {
     /// # }
     /// ```
     pub fn close(&self) {
-        let object = &self.adapted.js.object;
+        let object = self.js.as_js();
         if let Some(close) = field(object, "close").and_then(|f| as_function(&f)) {
             let _ = close.call0(object);
         }
@@ -321,7 +372,7 @@ type HandlerClosure = Closure<dyn Fn(JsValue, JsValue, JsValue) -> js_sys::Promi
 /// ```
 #[derive(Clone, Debug)]
 pub struct DirectClient {
-    adapted: Adapted,
+    js: JsClient,
     _handler: Rc<HandlerClosure>,
 }
 
@@ -365,28 +416,10 @@ impl DirectClient {
         if let Some(c) = &options.client_capabilities {
             let _ = Reflect::set(&o, &js_string("clientCapabilities"), c);
         }
-        let adapted = Adapted::new(direct_client(closure.as_ref(), &o)?, options.input_handlers)?;
-        if let Some(id) = &options.id {
-            adapted.set_id(id);
-        }
-        Ok(Self { adapted, _handler: Rc::new(closure) })
+        let js =
+            JsClient::adapted(direct_client(closure.as_ref(), &o)?, options.input_handlers, options.id.as_deref())?;
+        Ok(Self { js, _handler: Rc::new(closure) })
     }
 }
 
 adapted_client!(DirectClient);
-
-impl JsClient {
-    /// Reads a JS client object: any object with a `request` function (and optionally `listen`,
-    /// `clientCapabilities`, `requestTimeoutMs`, `inputHandlers`, `id`) — e.g. one a JS part of the
-    /// app made with `stdioClient` or `sdkTransportClient`. `Err`: the `TypeError` of a value that is
-    /// not a client.
-    ///
-    /// ```no_run
-    /// # fn f(from_js: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
-    /// let client = mcp_tasks_wasm::JsClient::new(&from_js)?;
-    /// # Ok(()) }
-    /// ```
-    pub fn new(value: &JsValue) -> Result<Self, JsValue> {
-        Self::read(value).map_err(|m| js_sys::TypeError::new(m).into())
-    }
-}

@@ -105,15 +105,8 @@ pub fn called(result: Result<JsValue, JsValue>) -> Reply {
 }
 
 /// A JS client object, read once: its `request` and `listen` functions, `clientCapabilities`,
-/// `requestTimeoutMs` and `inputHandlers` (its `id` is read at each journaled call).
-///
-/// ```no_run
-/// use mcp_tasks_wasm::{get_task, JsClient, StepOptions};
-/// # async fn f(made_in_js: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
-/// let client = JsClient::new(&made_in_js)?; // e.g. an sdkTransportClient(...) from the JS side
-/// let status = get_task(&client, "tsk_123", StepOptions::default()).await?;
-/// # Ok(()) }
-/// ```
+/// `requestTimeoutMs` and `inputHandlers` (the JS exports' reading; the Rust API's `JsClient` wraps
+/// it).
 #[derive(Clone, Debug)]
 pub struct JsClient {
     /// The client object (`this` of its functions).
@@ -240,10 +233,5 @@ impl Client for JsClient {
 
     fn input_handlers(&self) -> Handlers {
         js_handlers(&self.handlers)
-    }
-
-    /// The object's `id` when it is a non-empty string (read at each call: the app may set it late).
-    fn id(&self) -> Option<String> {
-        field(&self.object, "id").and_then(|id| id.as_string()).filter(|id| !id.is_empty())
     }
 }
