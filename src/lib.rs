@@ -42,8 +42,8 @@ pub use proto::TASKS_EXTENSION;
 // the Rust API over the shell; `bind` the JS exports over the shell; `text` message text without
 // `core::fmt`; `transport` the JS transports' TypeScript declarations.
 
-/// The module's allocator: talc (maintained, made for wasm; smaller and faster than std's dlmalloc
-/// here — see the README's Building section for the measured figures).
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+/// The module's allocator with the default feature `talc`: talc (maintained, made for wasm; smaller and
+/// faster than std's dlmalloc here — see the README's Building section for the measured figures).
+#[cfg(all(target_arch = "wasm32", feature = "talc", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -26,7 +26,9 @@ pub enum Answer {
 }
 
 impl Answer {
-    /// An `ElicitResult` accepting a form with `content` (`{action: "accept", content}`).
+    /// An `ElicitResult` accepting a form with `content` (`{action: "accept", content}`). Content that
+    /// does not serialize reads as absent, which the answer check refuses (the wait then ends with an
+    /// `execution` error naming the invalid response).
     ///
     /// ```no_run
     /// use mcp_tasks_wasm::Answer;
@@ -113,7 +115,9 @@ where
 /// ```
 pub fn on_status(f: impl Fn(&TaskStatus) + 'static) -> StatusFn {
     Rc::new(move |status| {
-        f(&TaskStatus::from_js(status));
+        if let Some(s) = TaskStatus::from_js(status) {
+            f(&s);
+        }
         Ok(())
     })
 }

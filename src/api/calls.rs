@@ -33,6 +33,11 @@ pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsValue> {
         .map_err(|e| js_sys::TypeError::new(&e.to_string()).into())
 }
 
+/// A JS value as the caller's type (serde-wasm-bindgen); `Err`: its error as a JS `Error`.
+pub(crate) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(value.clone()).map_err(JsValue::from)
+}
+
 /// The tool's arguments: an object, or none (`&()`, `None`).
 fn arguments(what: &str, args: &impl Serialize) -> Result<Option<JsValue>, JsValue> {
     let v = to_js(args)?;
@@ -198,7 +203,7 @@ pub async fn await_task<C: Client + Clone + 'static>(
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
 /// let outcome = call_and_await(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default(), AwaitOptions::default()).await?;
 /// if let Outcome::Ok(result) = outcome {
-///     let value: serde_json::Value = result.deserialize().map_err(wasm_bindgen::JsValue::from)?;
+///     let value: serde_json::Value = result.deserialize()?;
 /// }
 /// # Ok(()) }
 /// ```
@@ -252,10 +257,13 @@ pub async fn get_task<C: Client + Clone + 'static>(
     options: StepOptions,
 ) -> Result<Result<TaskStatus, TaskError>, JsValue> {
     let outcome = step(api::get_task(shared(client), task_id, options)).await?;
-    Ok(outcome.map(|o| match o {
-        EngineOutcome::Status(v) => TaskStatus::from_js(&v),
-        _ => TaskStatus::from_js(&JsValue::UNDEFINED),
-    }))
+    match outcome {
+        Ok(EngineOutcome::Status(v)) => {
+            TaskStatus::from_js(&v).map(Ok).ok_or_else(|| type_error("getTask", "not a task status"))
+        }
+        Ok(_) => Err(type_error("getTask", "not a task status")),
+        Err(e) => Ok(Err(e)),
+    }
 }
 
 /// Answers input requests by hand: `tasks/update` with `responses` (key → response; any `Serialize`

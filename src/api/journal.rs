@@ -100,7 +100,7 @@ impl PendingTask {
             task_id: entry.get_str("taskId").unwrap_or_default(),
             server: entry.get_str("server").unwrap_or_default(),
             tool: entry.get_str("tool"),
-            status: TaskStatus::maybe(entry.get("status")),
+            status: entry.get("status").and_then(|s| TaskStatus::from_js(&s)),
             entry: entry.clone(),
         }
     }

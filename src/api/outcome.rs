@@ -46,7 +46,7 @@ impl Outcome {
     /// assert!(matches!(Outcome::from_js(&value), Some(Outcome::Ok(_))));
     /// ```
     pub fn from_js(value: &JsValue) -> Option<Self> {
-        let status = || value.get("status").map(|s| TaskStatus::from_js(&s));
+        let status = || value.get("status").and_then(|s| TaskStatus::from_js(&s));
         Some(match value.get_str("tag")?.as_str() {
             "ok" => Self::Ok(ToolResult { value: value.get("result")? }),
             "task" => Self::Task(status()?),
@@ -81,7 +81,7 @@ impl Outcome {
 /// struct Text { text: String }
 /// #[derive(serde::Deserialize)]
 /// struct Reply { content: Vec<Text> }
-/// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), serde_wasm_bindgen::Error> {
+/// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), wasm_bindgen::JsValue> {
 /// let reply: Reply = result.deserialize()?;
 /// assert!(!result.is_error());
 /// # Ok(()) }
@@ -93,15 +93,16 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// The result as the caller's type (serde-wasm-bindgen).
+    /// The result as the caller's type (serde-wasm-bindgen); `Err`: serde-wasm-bindgen's error as a
+    /// JS `Error`.
     ///
     /// ```no_run
-    /// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), serde_wasm_bindgen::Error> {
+    /// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), wasm_bindgen::JsValue> {
     /// let any: serde_json::Value = result.deserialize()?;
     /// # Ok(()) }
     /// ```
-    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, serde_wasm_bindgen::Error> {
-        serde_wasm_bindgen::from_value(self.value.clone())
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, JsValue> {
+        super::calls::from_js(&self.value)
     }
 
     /// `true` when the tool reported an error in its result (`isError: true`: the task itself
@@ -145,7 +146,7 @@ impl InputRequired {
     /// Reads the `status` of an `input_required` outcome.
     fn from_js(value: &JsValue) -> Self {
         Self {
-            task: value.get_str("taskId").map(|_| TaskStatus::from_js(value)),
+            task: TaskStatus::from_js(value),
             input_requests: input_requests(value),
             request_state: value.get("requestState"),
             value: value.clone(),
@@ -176,6 +177,21 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// The JS `kind` string (`"server"`, `"transport"`, …).
+    ///
+    /// ```no_run
+    /// assert_eq!(mcp_tasks_wasm::ErrorKind::Journal.as_str(), "journal");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Server => "server",
+            Self::Transport => "transport",
+            Self::Protocol => "protocol",
+            Self::Execution => "execution",
+            Self::Journal => "journal",
+        }
+    }
+
     fn from_name(name: &str) -> Self {
         match name {
             "server" => Self::Server,
@@ -325,7 +341,7 @@ pub enum Cause {
 impl Cause {
     /// Reads an error's `cause` object; `None` for a type this library does not make.
     fn from_js(v: &JsValue) -> Option<Self> {
-        let status = || TaskStatus::maybe(v.get("status"));
+        let status = || v.get("status").and_then(|s| TaskStatus::from_js(&s));
         let method = || v.get_str("method").unwrap_or_default();
         let raw = |key| v.get(key).unwrap_or(JsValue::UNDEFINED);
         Some(match v.get_str("type")?.as_str() {

@@ -2,61 +2,11 @@
 //! it arrived, in [`TaskStatus::value`]).
 
 use crate::json::Json;
+pub use crate::proto::task::TaskState;
+use crate::proto::task::{read_task, Source};
 use crate::shell::client::duration_of_millis;
 use std::time::Duration;
 use wasm_bindgen::JsValue;
-
-/// Where a task is (JS: the status's `status` field).
-///
-/// ```no_run
-/// use mcp_tasks_wasm::TaskState;
-/// assert!(TaskState::Completed.is_terminal());
-/// assert!(!TaskState::from_name("working").is_terminal());
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TaskState {
-    /// `"working"`: still running.
-    Working,
-    /// `"input_required"`: waiting for answers to its `inputRequests`.
-    InputRequired,
-    /// `"completed"`: finished with a result.
-    Completed,
-    /// `"failed"`: finished with an error.
-    Failed,
-    /// `"cancelled"`: ended by a `tasks/cancel`.
-    Cancelled,
-    /// A value this library does not know (never in an outcome: the engine refuses unknown statuses).
-    Other(String),
-}
-
-impl TaskState {
-    /// The state named `name` (the wire's spelling).
-    ///
-    /// ```no_run
-    /// use mcp_tasks_wasm::TaskState;
-    /// assert_eq!(TaskState::from_name("input_required"), TaskState::InputRequired);
-    /// ```
-    pub fn from_name(name: &str) -> Self {
-        match name {
-            "working" => Self::Working,
-            "input_required" => Self::InputRequired,
-            "completed" => Self::Completed,
-            "failed" => Self::Failed,
-            "cancelled" => Self::Cancelled,
-            other => Self::Other(other.to_owned()),
-        }
-    }
-
-    /// `true` for `completed`, `failed` and `cancelled`.
-    ///
-    /// ```no_run
-    /// use mcp_tasks_wasm::TaskState;
-    /// assert!(TaskState::Cancelled.is_terminal());
-    /// ```
-    pub fn is_terminal(&self) -> bool {
-        matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
-    }
-}
 
 /// One outstanding input request of a task (an entry of `inputRequests`).
 ///
@@ -77,17 +27,34 @@ pub struct InputRequest {
     pub params: JsValue,
 }
 
-/// The input requests of an `inputRequests` object, in the object's order.
+impl InputRequest {
+    /// Its `params` as the caller's type (serde-wasm-bindgen); `Err`: its error as a JS `Error`.
+    ///
+    /// ```no_run
+    /// #[derive(serde::Deserialize)]
+    /// struct Form { message: String }
+    /// # fn f(request: mcp_tasks_wasm::InputRequest) -> Result<(), wasm_bindgen::JsValue> {
+    /// let form: Form = request.deserialize()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn deserialize<T: serde::de::DeserializeOwned>(&self) -> Result<T, wasm_bindgen::JsValue> {
+        super::calls::from_js(&self.params)
+    }
+
+    /// The request under `key` (`{method, params}`).
+    fn read(key: String, request: &JsValue) -> Self {
+        Self {
+            key,
+            method: request.get_str("method").unwrap_or_default(),
+            params: request.get("params").unwrap_or(JsValue::UNDEFINED),
+        }
+    }
+}
+
+/// The input requests of a value's `inputRequests` object, in the object's order.
 pub(crate) fn input_requests(v: &JsValue) -> Vec<InputRequest> {
     let entries = v.get("inputRequests").and_then(|r| r.entries()).unwrap_or_default();
-    entries
-        .into_iter()
-        .map(|(key, r)| InputRequest {
-            key,
-            method: r.get_str("method").unwrap_or_default(),
-            params: r.get("params").unwrap_or(JsValue::UNDEFINED),
-        })
-        .collect()
+    entries.into_iter().map(|(key, r)| InputRequest::read(key, &r)).collect()
 }
 
 /// A task's status (a `Task` object of MCP 2026-07-28), typed.
@@ -121,39 +88,41 @@ pub struct TaskStatus {
     pub poll_interval: Option<Duration>,
     /// `inputRequests` (with `input_required`), in the order sent.
     pub input_requests: Vec<InputRequest>,
-    /// The status object itself, exactly as the client's `request` resolved with it (its `result` or
-    /// `error` included).
+    /// The status object as the JS functions give it: the Task's fields as the server sent them
+    /// (`result` and `error` the very objects that arrived), without the answer's envelope
+    /// (`resultType`, `_meta`).
     pub value: JsValue,
 }
 
 impl TaskStatus {
-    /// Reads a status object (lenient: a missing field reads as absent, never an error; the engine
-    /// has checked every status before it reaches an outcome).
+    /// Reads a status object as the engine reads a pushed status (a task id and a known state
+    /// required; `None` otherwise — never for a status in an outcome: the engine checked those).
     ///
     /// ```no_run
     /// use mcp_tasks_wasm::{TaskState, TaskStatus};
     /// let value = js_sys::JSON::parse(r#"{"taskId":"t1","status":"working","pollIntervalMs":250}"#).unwrap();
-    /// let status = TaskStatus::from_js(&value);
+    /// let status = TaskStatus::from_js(&value).unwrap();
     /// assert_eq!(status.state, TaskState::Working);
     /// assert_eq!(status.poll_interval, Some(std::time::Duration::from_millis(250)));
     /// ```
-    pub fn from_js(value: &JsValue) -> Self {
-        let millis = |key| value.get_f64(key).filter(|n| *n >= 0.0).map(duration_of_millis);
-        Self {
-            task_id: value.get_str("taskId").unwrap_or_default(),
-            state: TaskState::from_name(&value.get_str("status").unwrap_or_default()),
-            status_message: value.get_str("statusMessage"),
-            created_at: value.get_str("createdAt"),
-            last_updated_at: value.get_str("lastUpdatedAt"),
-            ttl: millis("ttlMs"),
-            poll_interval: millis("pollIntervalMs"),
-            input_requests: input_requests(value),
+    pub fn from_js(value: &JsValue) -> Option<Self> {
+        let view = read_task(value, Source::Pushed).ok()?;
+        let millis = |ms: Option<f64>| ms.filter(|n| *n >= 0.0).map(duration_of_millis);
+        Some(Self {
+            task_id: view.task_id,
+            state: view.state,
+            status_message: view.status_message,
+            created_at: view.created_at,
+            last_updated_at: view.last_updated_at,
+            ttl: millis(view.ttl_ms),
+            poll_interval: millis(view.poll_interval_ms),
+            input_requests: view
+                .input_requests
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, r)| InputRequest::read(k, &r))
+                .collect(),
             value: value.clone(),
-        }
-    }
-
-    /// A status that may be `null` (none read yet).
-    pub(crate) fn maybe(value: Option<JsValue>) -> Option<Self> {
-        value.filter(|v| v.is_object()).map(|v| Self::from_js(&v))
+        })
     }
 }

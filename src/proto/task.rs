@@ -3,7 +3,14 @@
 
 use crate::json::{Json, Kind};
 
-/// The five task states (a closed set). Serializes as the wire string (for native users of the crate).
+/// Where a task is (JS: the status's `status` field): the five states, a closed set. Serializes as
+/// the wire string.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::TaskState;
+/// assert!(TaskState::Completed.is_terminal());
+/// assert_eq!(TaskState::parse("input_required"), Some(TaskState::InputRequired));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskState {
@@ -20,7 +27,11 @@ pub enum TaskState {
 }
 
 impl TaskState {
-    /// Reads a wire status string.
+    /// Reads a wire status string (`None` for one outside the set).
+    ///
+    /// ```no_run
+    /// assert_eq!(mcp_tasks_wasm::TaskState::parse("paused"), None);
+    /// ```
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "working" => Self::Working,
@@ -31,7 +42,26 @@ impl TaskState {
             _ => return None,
         })
     }
+    /// The wire string (`"input_required"`, …).
+    ///
+    /// ```no_run
+    /// assert_eq!(mcp_tasks_wasm::TaskState::InputRequired.as_str(), "input_required");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Working => "working",
+            Self::InputRequired => "input_required",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
     /// `true` for completed, failed and cancelled.
+    ///
+    /// ```no_run
+    /// assert!(!mcp_tasks_wasm::TaskState::Working.is_terminal());
+    /// ```
     pub fn is_terminal(self) -> bool {
         matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
     }
