@@ -1,7 +1,15 @@
-// The async Rust shell's own tests (tests/wasm_driver.rs, wasm-bindgen-test) in Node and in headless
-// Chromium: the same test binary twice, through wasm-bindgen-test-runner (installed with the pinned
-// wasm-bindgen CLI by scripts/setup.sh), the browser through Debian's chromedriver.
-import { spawnSync } from "node:child_process";
+// The wasm-bindgen tests in Node and in headless Chromium: each test binary twice, through
+// wasm-bindgen-test-runner (installed with the pinned wasm-bindgen CLI by scripts/setup.sh), the browser
+// through Debian's chromedriver.
+// - tests/wasm_driver.rs: the async Rust shell against a scripted client (no server).
+// - tests/rust_api.rs: the public Rust API against real HTTP servers. This runner starts them first —
+//   the project's test server (tests/server, in this process, 20 ms polls), rmcp 3.11.0 and
+//   fastmcp-tasks 4.1.4 (tests/interop/servers.mjs, built when missing or stale) — and hands their URLs
+//   to the test build as MCP_TEST_URL, MCP_RMCP_URL and MCP_FASTMCP_URL (read with `option_env!`, so
+//   the test crate is recompiled when they change; a test whose URL is missing fails). Every server is
+//   stopped at the end, whatever happens (the real ones by PID, also on a signal).
+// Usage: node tests/wasm/run.mjs [wasm_driver] [rust_api]   (default: both)
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -14,11 +22,55 @@ const modes = [
     WASM_BINDGEN_TEST_WEBDRIVER_JSON: fileURLToPath(new URL("webdriver.json", import.meta.url)),
   }],
 ];
+const tests = ["wasm_driver", "rust_api"];
+const only = process.argv.slice(2);
+for (const t of only) if (!tests.includes(t)) throw new Error(`unknown test ${t} (known: ${tests.join(", ")})`);
+
+/** Runs cargo asynchronously (the test server lives in this process: its event loop must keep running). */
+function cargo(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn("cargo", args, { cwd: root, stdio: "inherit", env });
+    child.on("error", () => resolve(1));
+    child.on("exit", (code, signal) => resolve(signal ? 1 : code));
+  });
+}
+
+/** Runs the test binary `test` in both modes with `env` added; the number of failed modes. */
+async function runModes(test, env = {}) {
+  let failed = 0;
+  for (const [name, modeEnv] of modes) {
+    console.log(`--- ${test} in ${name}`);
+    const t0 = Date.now();
+    const status = await cargo(["test", "--target", "wasm32-unknown-unknown", "--test", test], { ...base, ...env, ...modeEnv });
+    console.log(`--- ${test} in ${name}: ${status === 0 ? "ok" : "FAILED"} (${((Date.now() - t0) / 1000).toFixed(1)} s incl. build)`);
+    if (status !== 0) failed++;
+  }
+  return failed;
+}
+
 let failed = 0;
-for (const [name, env] of modes) {
-  console.log(`--- wasm_driver in ${name}`);
-  const r = spawnSync("cargo", ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_driver"],
-    { cwd: root, stdio: "inherit", env: { ...base, ...env } });
-  if (r.status !== 0) failed++;
+if (!only.length || only.includes("wasm_driver")) failed += await runModes("wasm_driver");
+
+if (!only.length || only.includes("rust_api")) {
+  const { prepare, startServers, stopAll } = await import("../interop/servers.mjs");
+  const { startHttpServer } = await import("../server/http.mjs");
+  let testServer;
+  let real = [];
+  try {
+    prepare();
+    testServer = await startHttpServer({ pollIntervalMs: 20 });
+    real = await startServers();
+    const url = (name) => real.find((s) => s.name === name)?.url ?? "";
+    const env = { MCP_TEST_URL: testServer.url, MCP_RMCP_URL: url("rmcp"), MCP_FASTMCP_URL: url("fastmcp") };
+    for (const [k, v] of Object.entries(env)) console.log(`${k}=${v}`);
+    failed += await runModes("rust_api", env);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL rust_api setup: ${e?.stack ?? e}`);
+  } finally {
+    await testServer?.close();
+    await Promise.all(real.map((s) => s.stop()));
+    stopAll();
+  }
 }
 process.exit(failed ? 1 : 0);
