@@ -63,7 +63,8 @@ if (!only.length || only.includes("rust_api")) {
     const url = (name) => real.find((s) => s.name === name)?.url ?? "";
     const env = { MCP_TEST_URL: testServer.url, MCP_RMCP_URL: url("rmcp"), MCP_FASTMCP_URL: url("fastmcp") };
     for (const [k, v] of Object.entries(env)) console.log(`${k}=${v}`);
-    failed += await runModes("rust_api", env);
+    // The browser run's whole-suite bound (wasm-bindgen-test-runner's default is 20 s; the suite takes ~8 s).
+    failed += await runModes("rust_api", { ...env, WASM_BINDGEN_TEST_TIMEOUT: process.env.WASM_BINDGEN_TEST_TIMEOUT ?? "60" });
   } catch (e) {
     failed++;
     console.log(`FAIL rust_api setup: ${e?.stack ?? e}`);
