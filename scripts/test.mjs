@@ -20,7 +20,7 @@ const steps = [
   ["fuzz 60 s", "bash", ["tests/fuzz/short.sh", "60"]],
   ["rust fmt", "cargo", ["fmt", "--check"]],
   ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
-  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--test", "wasm_driver", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
+  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--test", "wasm_driver", "--test", "rust_api", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
   ["test server", "node", ["--test", ...nodeTests("tests/server")]],
   ["node", "node", ["--test", ...nodeTests("tests/node")]],
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
