@@ -20,7 +20,7 @@ const steps = [
   ["fuzz 60 s", "bash", ["tests/fuzz/short.sh", "60"]],
   ["rust fmt", "cargo", ["fmt", "--check"]],
   ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
-  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--test", "wasm_driver", "--test", "rust_clients", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
+  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--test", "wasm_driver", "--test", "rust_clients", "--test", "rust_api", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
   ["clippy rust api", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--no-default-features", "--", "-D", "warnings"]],
   ["rust docs", "node", ["scripts/docs.mjs"]],
   ["test server", "node", ["--test", ...nodeTests("tests/server")]],

@@ -26,7 +26,7 @@ function sh(cmd, args, cwd = root) {
 
 /** Builds the rmcp launcher and the fastmcp venv when missing or stale (cargo and setup.sh cache). */
 export function prepare() {
-  sh("cargo", ["build", "--release", "--locked", "--quiet", "--manifest-path", "tests/servers/rmcp/Cargo.toml"]);
+  sh("cargo", ["build", "--release", "--locked", "--quiet", "--manifest-path", "tests/servers/rmcp/Cargo.toml", "--target-dir", "tests/servers/rmcp/target"]);
   sh("bash", ["tests/servers/fastmcp/setup.sh"]);
 }
 

@@ -1,8 +1,17 @@
-// The async Rust shell's own tests (tests/wasm_driver.rs) and the Rust API's clients and journal
-// (tests/rust_clients.rs), wasm-bindgen-test, in Node and in headless Chromium: the same test binaries
-// twice, through wasm-bindgen-test-runner (installed with the pinned wasm-bindgen CLI by
-// scripts/setup.sh), the browser through Debian's chromedriver.
-import { spawnSync } from "node:child_process";
+// The wasm-bindgen tests in Node and in headless Chromium: each test binary twice, through
+// wasm-bindgen-test-runner (installed with the pinned wasm-bindgen CLI by scripts/setup.sh), the browser
+// through Debian's chromedriver.
+// - tests/wasm_driver.rs: the async Rust shell against a scripted client (no server).
+// - tests/rust_clients.rs: the Rust API's DirectClient, PortClient, JsClient and journal against a small
+//   task server written in Rust (no server process).
+// - tests/rust_api.rs: the public Rust API against real HTTP servers. This runner starts them first —
+//   the project's test server (tests/server, in this process, 20 ms polls), rmcp 3.11.0 and
+//   fastmcp-tasks 4.1.4 (tests/interop/servers.mjs, built when missing or stale) — and hands their URLs
+//   to the test build as MCP_TEST_URL, MCP_RMCP_URL and MCP_FASTMCP_URL (read with `option_env!`, so
+//   the test crate is recompiled when they change; a test whose URL is missing fails). Every server is
+//   stopped at the end, whatever happens (the real ones by PID, also on a signal).
+// Usage: node tests/wasm/run.mjs [wasm_driver] [rust_clients] [rust_api]   (default: all)
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -15,11 +24,56 @@ const modes = [
     WASM_BINDGEN_TEST_WEBDRIVER_JSON: fileURLToPath(new URL("webdriver.json", import.meta.url)),
   }],
 ];
+const tests = ["wasm_driver", "rust_clients", "rust_api"];
+const only = process.argv.slice(2);
+for (const t of only) if (!tests.includes(t)) throw new Error(`unknown test ${t} (known: ${tests.join(", ")})`);
+
+/** Runs cargo asynchronously (the test server lives in this process: its event loop must keep running). */
+function cargo(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn("cargo", args, { cwd: root, stdio: "inherit", env });
+    child.on("error", () => resolve(1));
+    child.on("exit", (code, signal) => resolve(signal ? 1 : code));
+  });
+}
+
+/** Runs the test binary `test` in both modes with `env` added; the number of failed modes. */
+async function runModes(test, env = {}) {
+  let failed = 0;
+  for (const [name, modeEnv] of modes) {
+    console.log(`--- ${test} in ${name}`);
+    const t0 = Date.now();
+    const status = await cargo(["test", "--target", "wasm32-unknown-unknown", "--test", test], { ...base, ...env, ...modeEnv });
+    console.log(`--- ${test} in ${name}: ${status === 0 ? "ok" : "FAILED"} (${((Date.now() - t0) / 1000).toFixed(1)} s incl. build)`);
+    if (status !== 0) failed++;
+  }
+  return failed;
+}
+
 let failed = 0;
-for (const [name, env] of modes) {
-  console.log(`--- wasm_driver, rust_clients in ${name}`);
-  const r = spawnSync("cargo", ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_driver", "--test", "rust_clients"],
-    { cwd: root, stdio: "inherit", env: { ...base, ...env } });
-  if (r.status !== 0) failed++;
+for (const test of ["wasm_driver", "rust_clients"]) if (!only.length || only.includes(test)) failed += await runModes(test);
+
+if (!only.length || only.includes("rust_api")) {
+  const { prepare, startServers, stopAll } = await import("../interop/servers.mjs");
+  const { startHttpServer } = await import("../server/http.mjs");
+  let testServer;
+  let real = [];
+  try {
+    prepare();
+    testServer = await startHttpServer({ pollIntervalMs: 20 });
+    real = await startServers();
+    const url = (name) => real.find((s) => s.name === name)?.url ?? "";
+    const env = { MCP_TEST_URL: testServer.url, MCP_RMCP_URL: url("rmcp"), MCP_FASTMCP_URL: url("fastmcp") };
+    for (const [k, v] of Object.entries(env)) console.log(`${k}=${v}`);
+    // The browser run's whole-suite bound (wasm-bindgen-test-runner's default is 20 s; the suite takes ~8 s).
+    failed += await runModes("rust_api", { ...env, WASM_BINDGEN_TEST_TIMEOUT: process.env.WASM_BINDGEN_TEST_TIMEOUT ?? "60" });
+  } catch (e) {
+    failed++;
+    console.log(`FAIL rust_api setup: ${e?.stack ?? e}`);
+  } finally {
+    await testServer?.close();
+    await Promise.all(real.map((s) => s.stop()));
+    stopAll();
+  }
 }
 process.exit(failed ? 1 : 0);
