@@ -293,7 +293,7 @@ struct Block {
 
 /// The one text of a result, read through serde.
 fn text_of(result: &ToolResult) -> String {
-    let r: CallToolResult = result.deserialize().unwrap_or_else(|e| panic!("not a CallToolResult: {e}"));
+    let r: CallToolResult = result.deserialize().unwrap_or_else(|e| panic!("not a CallToolResult: {e:?}"));
     assert_eq!(r.content.len(), 1, "one content block: {r:?}");
     assert_eq!(r.content[0].kind, "text");
     r.content[0].text.clone()
@@ -381,7 +381,7 @@ fn status_log() -> (Rc<RefCell<Vec<TaskStatus>>>, mcp_tasks_wasm::StatusFn) {
 }
 
 fn states(statuses: &[TaskStatus]) -> Vec<(TaskState, Option<String>)> {
-    statuses.iter().map(|s| (s.state.clone(), s.status_message.clone())).collect()
+    statuses.iter().map(|s| (s.state, s.status_message.clone())).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -580,7 +580,7 @@ async fn input_handler(server: Server) {
         a.borrow_mut().push(Asked {
             key: context.key.clone(),
             params: json_of(&params),
-            status: TaskStatus::from_js(&context.status),
+            status: TaskStatus::from_js(&context.status).expect("the status a request came with"),
             aborted: context.signal.aborted(),
         });
         async { Answer::accept(&json!({"name": "Ada"})) }

@@ -137,7 +137,7 @@ async fn a_direct_client_task_completes_with_typed_statuses_in_order() {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let s = seen.clone();
     let wait = AwaitOptions {
-        on_status: Some(on_status(move |st| s.borrow_mut().push((st.state.clone(), st.status_message.clone())))),
+        on_status: Some(on_status(move |st| s.borrow_mut().push((st.state, st.status_message.clone())))),
         ..quick()
     };
     let outcome = call_and_await(&client, "slow", &json!({"ms": 5}), CallOptions::default(), wait).await.unwrap();
