@@ -1,0 +1,129 @@
+// The example app (examples/tasks-app, issue 24) end to end: builds it (tests/example/build.mjs), serves
+// it with the project's test server on one origin (the app talks to /mcp), and drives it in headless
+// Chromium: `slow` to ok with its statuses shown as they change, `ask` answered through the page's form
+// (the Rust input handler), declined, and cancelled while the form is open, `forever` cancelled with the
+// Cancel button; then a screenshot that must not be blank. Fails on any page error.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { startHttpServer } from "../server/http.mjs";
+import { launch } from "../browser/chromium.mjs";
+import { distinctColours } from "../demo/png.mjs";
+import { buildExample, exampleDir } from "./build.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const t0 = Date.now();
+let failed = 0;
+const check = (name, ok, detail = "") => {
+  if (!ok) failed += 1;
+  console.log(`${ok ? "ok  " : "FAIL"} example: ${name}${detail ? ` — ${detail}` : ""}`);
+};
+const finish = () => {
+  const s = ((Date.now() - t0) / 1000).toFixed(1);
+  console.log(failed ? `example: ${failed} failure(s) (${s} s)` : `example: all passed (${s} s)`);
+  process.exit(failed ? 1 : 0);
+};
+
+try {
+  const s = buildExample();
+  check("builds (cargo wasm32 release + wasm-bindgen --target web)", true, `${s.toFixed(1)} s`);
+} catch (e) {
+  check("builds (cargo wasm32 release + wasm-bindgen --target web)", false, e.message);
+  finish();
+}
+
+const site = await startHttpServer({ staticDir: exampleDir, pollIntervalMs: 100 });
+let browser;
+try {
+  browser = await launch();
+  const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
+  await page.goto(`${site.origin}/`);
+  await page.waitForSelector("#start-slow:not([disabled])", { timeout: 15_000 });
+  check("boots and talks to /mcp on its own origin", (await page.textContent("#server")) === site.url);
+
+  const outcome = async () => {
+    const o = page.locator("#outcome[data-outcome]");
+    await o.waitFor({ timeout: 15_000 });
+    return { tag: await o.getAttribute("data-outcome"), text: await o.textContent() };
+  };
+  const statuses = () => page.locator("#statuses li[data-state]").evaluateAll((ls) => ls.map((l) => `${l.dataset.state}: ${l.textContent}`));
+  const idle = () => page.waitForSelector("#start-slow:not([disabled])", { timeout: 15_000 });
+
+  // slow: its statuses appear while it runs, then the result.
+  await page.fill("#slow-ms", "1200");
+  await page.click("#start-slow");
+  await page.waitForSelector("#statuses li[data-state=working]", { timeout: 10_000 });
+  check("start buttons are off during a run", await page.isDisabled("#start-ask"));
+  const slow = await outcome();
+  const slowStatuses = await statuses();
+  check("slow → ok with its result", slow.tag === "ok" && slow.text === "slept 1200 ms", slow.text);
+  check("slow: the statuses as they changed (≥ 2, steps then completed)",
+    slowStatuses.length >= 2 && slowStatuses.some((s) => /step \d\/3/.test(s)) && slowStatuses.at(-1).startsWith("completed"),
+    slowStatuses.join(" | "));
+  await idle();
+
+  // ask: the form appears (the Rust handler), is filled and submitted; the greeting comes back.
+  await page.click("#start-ask");
+  const form = page.locator('form.ask[data-key="name"]');
+  await form.waitFor({ timeout: 10_000 });
+  check("ask: shows the form the task asks for, with its message",
+    (await form.locator("p").textContent()) === "What is your name?" && (await statuses()).some((s) => s.startsWith("input_required")),
+    (await statuses()).join(" | "));
+  await form.locator('input[name="name"]').fill("Ada");
+  await form.locator('button[type="submit"]').click();
+  const ask = await outcome();
+  check("ask: the submitted name → greeting", ask.tag === "ok" && ask.text === "hello, Ada", ask.text);
+  check("ask: the form is gone once answered", (await page.locator("form.ask").count()) === 0);
+  await idle();
+
+  // ask, declined.
+  await page.click("#start-ask");
+  await form.waitFor({ timeout: 10_000 });
+  await form.locator('[data-action="decline"]').click();
+  const declined = await outcome();
+  check("ask: Decline → the tool's answer to a declined form", declined.tag === "ok" && declined.text === "no name", declined.text);
+  await idle();
+
+  // ask, cancelled while the form is open: the handler's signal removes the form.
+  await page.click("#start-ask");
+  await form.waitFor({ timeout: 10_000 });
+  await page.click("#cancel:not([disabled])");
+  const askCancelled = await outcome();
+  check("ask: Cancel while the form is open → cancelled, form removed",
+    askCancelled.tag === "cancelled" && (await page.locator("form.ask").count()) === 0, askCancelled.text);
+  await idle();
+
+  // forever: Cancel → tasks/cancel → the wait ends with the server's cancelled status.
+  await page.click("#start-forever");
+  await page.waitForSelector("#cancel:not([disabled])", { timeout: 10_000 });
+  check("forever: shows it running", (await statuses()).some((s) => s.includes("running forever")), (await statuses()).join(" | "));
+  const foreverId = await page.textContent("#task");
+  await page.click("#cancel");
+  const cancelled = await outcome();
+  check("forever: Cancel → cancelled", cancelled.tag === "cancelled" && cancelled.text.includes("cancelled by client"), cancelled.text);
+  // The acknowledgement and the wait's cancelled status race (two requests): wait for both.
+  const shown = await page.waitForFunction(() => [...document.querySelectorAll("#statuses li.note")].some((l) => l.textContent === "tasks/cancel acknowledged"),
+    null, { timeout: 5_000 }).then(() => true, () => false);
+  const forever = await statuses();
+  check("forever: the cancelled status and the acknowledgement shown", shown && forever.at(-1).startsWith("cancelled"), forever.join(" | "));
+  const log = await (await fetch(`${site.origin}/_test/log`)).json();
+  const cancels = log.filter((r) => r.method === "tasks/cancel" && r.taskId === foreverId).length;
+  check("forever: one tasks/cancel sent for it", cancels === 1, `${cancels} for ${foreverId}`);
+  await idle();
+
+  const shot = await page.screenshot({ fullPage: true });
+  mkdirSync(`${root}test-results`, { recursive: true });
+  writeFileSync(`${root}test-results/example.png`, shot);
+  const { width, height, colours } = distinctColours(shot);
+  check("screenshot is not blank", colours > 20, `${width}x${height}, ${colours} colours sampled (test-results/example.png)`);
+
+  check("no page errors", errors.length === 0, errors.join("; "));
+} catch (e) {
+  check("example run", false, e?.stack ?? String(e));
+} finally {
+  await browser?.close();
+  await site.close();
+}
+finish();
