@@ -1,8 +1,8 @@
 // `npm test`: installs what is missing (scripts/setup.sh), builds the package, then runs every test:
 // native engine tests (scenarios and property tests), the async shell's wasm-bindgen tests (Node and
 // headless Chromium) and a 60 s fuzz run, lints, the test server's own tests, the Node tests of the built package, the
-// type check, headless Chromium, the fault matrix (Node and Chromium), and the interop matrix against
-// the real servers. Prints a summary.
+// type check, headless Chromium, the fault matrix (Node and Chromium), the interop matrix against
+// the real servers, the Rust API's docs and its example app in Chromium. Prints a summary.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,7 @@ const steps = [
   ["interop", "node", ["tests/interop/run.mjs"]],
   ["environments", "node", ["tests/env/run.mjs"]],
   ["demo", "node", ["tests/demo/run.mjs"]],
+  ["example", "node", ["tests/example/run.mjs"]],
 ];
 
 const results = [];

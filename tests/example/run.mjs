@@ -3,7 +3,7 @@
 // Chromium: `slow` to ok with its statuses shown as they change, `ask` answered through the page's form
 // (the Rust input handler), declined, and cancelled while the form is open, `forever` cancelled with the
 // Cancel button; then a screenshot that must not be blank. Fails on any page error.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "../browser/chromium.mjs";
@@ -30,6 +30,13 @@ try {
   check("builds (cargo wasm32 release + wasm-bindgen --target web)", false, e.message);
   finish();
 }
+
+// The app depends on the crate without its default features: its module exports what the app declares
+// (`start`) and nothing of the npm package's JS API.
+const glue = readFileSync(`${exampleDir}/pkg/tasks_app.js`, "utf8");
+const exported = [...glue.matchAll(/^export (?:async )?function (\w+)/gm)].map((m) => m[1]);
+check("the app's module exports only the app's own functions (no callTool, liveCounts, …)",
+  exported.length === 1 && exported[0] === "start", exported.join(", "));
 
 const site = await startHttpServer({ staticDir: exampleDir, pollIntervalMs: 100 });
 let browser;

@@ -35,7 +35,7 @@ fn result_text(result: &ToolResult) -> String {
                 texts.join("\n")
             }
         }
-        Err(e) => format!("(unreadable result: {e})"),
+        Err(e) => format!("(unreadable result: {})", crate::ui::describe(&e)),
     };
     if result.is_error() {
         format!("the tool reported an error: {text}")

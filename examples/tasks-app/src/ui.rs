@@ -1,7 +1,7 @@
 //! The page's DOM through web-sys: the elements `index.html` declares, new elements, and what the
 //! app shows in them (the statuses as they change, the final outcome, errors).
 
-use mcp_tasks_wasm::{TaskState, TaskStatus};
+use mcp_tasks_wasm::TaskStatus;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlButtonElement, HtmlInputElement};
 
@@ -32,18 +32,6 @@ pub fn describe(value: &JsValue) -> String {
         return format!("{}: {}", String::from(error.name()), String::from(error.message()));
     }
     value.as_string().unwrap_or_else(|| format!("{value:?}"))
-}
-
-/// The wire name of a state.
-fn state_name(state: &TaskState) -> &str {
-    match state {
-        TaskState::Working => "working",
-        TaskState::InputRequired => "input_required",
-        TaskState::Completed => "completed",
-        TaskState::Failed => "failed",
-        TaskState::Cancelled => "cancelled",
-        TaskState::Other(name) => name,
-    }
 }
 
 /// The elements of the page the app reads and writes (declared in `index.html`).
@@ -116,7 +104,7 @@ impl Page {
     /// Appends one status to the list: its state and its message.
     pub fn add_status(&self, status: &TaskStatus) -> Result<(), JsValue> {
         self.task.set_text_content(Some(&status.task_id));
-        let state = state_name(&status.state);
+        let state = status.state.as_str();
         let text = match &status.status_message {
             Some(message) => format!("{state} — {message}"),
             None => state.to_owned(),
