@@ -33,6 +33,7 @@ mod transport;
 
 #[cfg(target_arch = "wasm32")]
 pub use api::*;
+pub use proto::task::TaskState;
 pub use proto::TASKS_EXTENSION;
 
 // The layout (for the reader of the source): `json` is the read/build interface every part works

@@ -17,7 +17,7 @@ pub use clients::{ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptio
 pub use helpers::{capabilities, server_supports};
 pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
 pub use outcome::{Cause, ErrorKind, InputRequired, Outcome, TaskError, ToolResult};
-pub use status::{InputRequest, TaskState, TaskStatus};
+pub use status::{InputRequest, TaskStatus};
 
 pub use crate::shell::client::{Client, Reply, RequestOptions};
 pub use crate::shell::hooks::{AskContext, HandlerFn, Handlers, InputFn, StatusFn};

@@ -2,7 +2,7 @@
 //! it arrived, in [`TaskStatus::value`]).
 
 use crate::json::Json;
-pub use crate::proto::task::TaskState;
+use crate::proto::task::TaskState;
 use crate::proto::task::{read_task, Source};
 use crate::shell::client::duration_of_millis;
 use std::time::Duration;
