@@ -42,7 +42,8 @@ pub struct RequestOptions {
 /// use mcp_tasks_wasm::{Client, Reply, RequestOptions};
 /// use wasm_bindgen::JsValue;
 ///
-/// /// A client that logs each request and hands it to another client.
+/// /// A client that logs each request and hands it to another client. A wrapper forwards every
+/// /// method: the defaults would drop the inner client's capabilities, timeout, handlers and id.
 /// #[derive(Clone)]
 /// struct Logged<C>(C);
 ///
@@ -53,6 +54,15 @@ pub struct RequestOptions {
 ///     }
 ///     fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
 ///         self.0.listen(params, signal)
+///     }
+///     fn client_capabilities(&self) -> Option<JsValue> {
+///         self.0.client_capabilities()
+///     }
+///     fn request_timeout(&self) -> Option<std::time::Duration> {
+///         self.0.request_timeout()
+///     }
+///     fn input_handlers(&self) -> mcp_tasks_wasm::Handlers {
+///         self.0.input_handlers()
 ///     }
 ///     fn id(&self) -> Option<String> {
 ///         self.0.id()
