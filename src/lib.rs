@@ -33,6 +33,7 @@ mod transport;
 
 #[cfg(target_arch = "wasm32")]
 pub use api::*;
+pub use engine::ErrorKind;
 pub use proto::task::TaskState;
 pub use proto::TASKS_EXTENSION;
 

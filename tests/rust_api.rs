@@ -22,6 +22,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod support;
 use js_sys::{Function, Object, Promise, Reflect};
 use mcp_tasks_wasm::{
     await_task, call_and_await, call_tool, cancel_task, get_task, handler, on_status, update_task, Answer,
@@ -36,6 +37,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::Poll;
 use std::time::Duration;
+use support::join;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -312,31 +314,6 @@ async fn cleanup(server: Server, task_id: &str) {
     let client = HttpClient::new(server.url()).unwrap();
     let ack = cancel_task(&client, task_id, StepOptions::default()).await.unwrap();
     assert!(ack.is_ok(), "cleanup: tasks/cancel acknowledged: {ack:?}");
-}
-
-/// Runs two futures to their ends, side by side.
-async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
-    let (mut a, mut b) = (Box::pin(a), Box::pin(b));
-    let (mut ra, mut rb) = (None, None);
-    poll_fn(|cx| {
-        if ra.is_none() {
-            if let Poll::Ready(v) = a.as_mut().poll(cx) {
-                ra = Some(v);
-            }
-        }
-        if rb.is_none() {
-            if let Poll::Ready(v) = b.as_mut().poll(cx) {
-                rb = Some(v);
-            }
-        }
-        if ra.is_some() && rb.is_some() {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
-    })
-    .await;
-    (ra.unwrap(), rb.unwrap())
 }
 
 /// Polls `future` until `stop()` holds after a poll (checked after every poll, so a request the

@@ -7,6 +7,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod support;
 use mcp_tasks_wasm::engine::wait::Seed;
 use mcp_tasks_wasm::engine::{Cause, Outcome};
 use mcp_tasks_wasm::shell::api::{self, Settled};
@@ -22,6 +23,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::Poll;
 use std::time::Duration;
+use support::join;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -212,32 +214,4 @@ async fn join_all<F: Future + Unpin>(mut futures: Vec<F>) -> Vec<F::Output> {
     })
     .await;
     done.into_iter().flatten().collect()
-}
-
-/// Runs two futures to their ends, side by side.
-async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
-    let (mut a, mut b) = (Box::pin(a), Box::pin(b));
-    let (mut ra, mut rb) = (None, None);
-    poll_fn(|cx| {
-        if ra.is_none() {
-            if let Poll::Ready(v) = a.as_mut().poll(cx) {
-                ra = Some(v);
-            }
-        }
-        if rb.is_none() {
-            if let Poll::Ready(v) = b.as_mut().poll(cx) {
-                rb = Some(v);
-            }
-        }
-        if ra.is_some() && rb.is_some() {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
-    })
-    .await;
-    match (ra, rb) {
-        (Some(a), Some(b)) => (a, b),
-        _ => panic!("join"),
-    }
 }

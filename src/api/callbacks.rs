@@ -74,9 +74,18 @@ where
     F: Fn(JsValue, AskContext) -> Fut + 'static,
     Fut: Future<Output = Answer> + 'static,
 {
-    Rc::new(move |params, context| {
-        let answer = f(params, context);
-        Box::pin(async move { Ok(answer.await.to_js("response")) })
+    answering(f, "response")
+}
+
+/// `f` as the library calls it: its [`Answer`] as the JS answer object, the payload under `ok_key`.
+fn answering<F, Fut>(f: F, ok_key: &'static str) -> HandlerFn
+where
+    F: Fn(JsValue, AskContext) -> Fut + 'static,
+    Fut: Future<Output = Answer> + 'static,
+{
+    Rc::new(move |value, context| {
+        let answer = f(value, context);
+        Box::pin(async move { Ok(answer.await.to_js(ok_key)) })
     })
 }
 
@@ -97,10 +106,7 @@ where
     F: Fn(JsValue, AskContext) -> Fut + 'static,
     Fut: Future<Output = Answer> + 'static,
 {
-    Rc::new(move |status, context| {
-        let answer = f(status, context);
-        Box::pin(async move { Ok(answer.await.to_js("responses")) })
-    })
+    answering(f, "responses")
 }
 
 /// `on_status` from a Rust closure, called once for each new status (a new state, message or set of

@@ -16,7 +16,7 @@ pub use calls::{await_task, call_and_await, call_tool, cancel_task, get_task, up
 pub use clients::{ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
 pub use helpers::{capabilities, server_supports};
 pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
-pub use outcome::{Cause, ErrorKind, InputRequired, Outcome, TaskError, ToolResult};
+pub use outcome::{Cause, InputRequired, Outcome, TaskError, ToolResult};
 pub use status::{InputRequest, TaskStatus};
 
 pub use crate::shell::client::{Client, Reply, RequestOptions};

@@ -3,6 +3,7 @@
 //! statuses and responses stay the very JS values that arrived.
 
 use super::status::{input_requests, InputRequest, TaskStatus};
+use crate::engine::ErrorKind;
 use crate::json::Json;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
@@ -154,55 +155,6 @@ impl InputRequired {
     }
 }
 
-/// Who is to blame for an error (JS: `error.kind`).
-///
-/// ```no_run
-/// # fn f(error: mcp_tasks_wasm::TaskError) {
-/// use mcp_tasks_wasm::ErrorKind;
-/// let retry_later = error.kind == ErrorKind::Transport;
-/// # }
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// `"server"`: the server answered with a JSON-RPC error, or the task failed.
-    Server,
-    /// `"transport"`: a request failed or timed out, or the wait ran out of time.
-    Transport,
-    /// `"protocol"`: the server's answer breaks the protocol.
-    Protocol,
-    /// `"execution"`: an input handler or the input function failed.
-    Execution,
-    /// `"journal"`: the journal's store failed (the task is not lost: see [`Cause::JournalFailed`]).
-    Journal,
-}
-
-impl ErrorKind {
-    /// The JS `kind` string (`"server"`, `"transport"`, …).
-    ///
-    /// ```no_run
-    /// assert_eq!(mcp_tasks_wasm::ErrorKind::Journal.as_str(), "journal");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Server => "server",
-            Self::Transport => "transport",
-            Self::Protocol => "protocol",
-            Self::Execution => "execution",
-            Self::Journal => "journal",
-        }
-    }
-
-    fn from_name(name: &str) -> Self {
-        match name {
-            "server" => Self::Server,
-            "protocol" => Self::Protocol,
-            "execution" => Self::Execution,
-            "journal" => Self::Journal,
-            _ => Self::Transport,
-        }
-    }
-}
-
 /// An error outcome (JS: `error`, `{code, message, data?, kind, cause?}`).
 ///
 /// ```no_run
@@ -244,7 +196,7 @@ impl TaskError {
     pub fn from_js(value: &JsValue) -> Self {
         Self {
             code: value.get_f64("code").map_or(0, |c| c as i64),
-            kind: ErrorKind::from_name(&value.get_str("kind").unwrap_or_default()),
+            kind: value.get_str("kind").and_then(|k| ErrorKind::parse(&k)).unwrap_or(ErrorKind::Transport),
             message: value.get_str("message").unwrap_or_default(),
             data: value.get("data"),
             cause: value.get("cause").and_then(|c| Cause::from_js(&c)),

@@ -30,7 +30,12 @@ pub enum Outcome<V> {
     Error(Failure<V>),
 }
 
-/// Who is to blame for an error. Serializes as the `kind` string.
+/// Who is to blame for an error (JS: `error.kind`). Serializes as the `kind` string.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::ErrorKind;
+/// assert_eq!(ErrorKind::parse("transport"), Some(ErrorKind::Transport));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ErrorKind {
@@ -42,17 +47,42 @@ pub enum ErrorKind {
     Protocol,
     /// An input handler or the input function failed.
     Execution,
+    /// The task journal's store failed (made by the shell's journal, never by a machine; the task is
+    /// not lost: its last status is in the error's cause).
+    Journal,
 }
 
 impl ErrorKind {
-    /// The `kind` string.
+    /// The `kind` string (`"server"`, `"transport"`, …).
+    ///
+    /// ```no_run
+    /// assert_eq!(mcp_tasks_wasm::ErrorKind::Journal.as_str(), "journal");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Server => "server",
             Self::Transport => "transport",
             Self::Protocol => "protocol",
             Self::Execution => "execution",
+            Self::Journal => "journal",
         }
+    }
+
+    /// The kind a `kind` string names (`None` for another string).
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::ErrorKind;
+    /// assert_eq!(ErrorKind::parse("protocol"), Some(ErrorKind::Protocol));
+    /// ```
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "server" => Self::Server,
+            "transport" => Self::Transport,
+            "protocol" => Self::Protocol,
+            "execution" => Self::Execution,
+            "journal" => Self::Journal,
+            _ => return None,
+        })
     }
 }
 

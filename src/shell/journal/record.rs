@@ -11,7 +11,7 @@ use super::hash::{digest, hash_text, text_of};
 use super::lock::Held;
 use super::store::key_of;
 use super::{is_terminal, Journal};
-use crate::engine::Outcome;
+use crate::engine::{ErrorKind, Outcome};
 use crate::json::Json;
 use crate::shell::client::Reply;
 use crate::shell::values::{field, js_string};
@@ -45,7 +45,7 @@ fn failure_outcome(error: &JsValue, task_id: JsValue, status: JsValue) -> JsValu
     let error = JsValue::object(vec![
         ("code", JsValue::from_f64(-32603.0)),
         ("message", JsValue::from_str(&message)),
-        ("kind", js_string("journal")),
+        ("kind", js_string(ErrorKind::Journal.as_str())),
         ("data", data),
         ("cause", cause),
     ]);
