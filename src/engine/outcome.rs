@@ -32,7 +32,7 @@ pub enum Outcome<V> {
 
 /// Who is to blame for an error (JS: `error.kind`). Serializes as the `kind` string.
 ///
-/// ```no_run
+/// ```
 /// use mcp_tasks_wasm::ErrorKind;
 /// assert_eq!(ErrorKind::parse("transport"), Some(ErrorKind::Transport));
 /// ```
@@ -55,7 +55,7 @@ pub enum ErrorKind {
 impl ErrorKind {
     /// The `kind` string (`"server"`, `"transport"`, …).
     ///
-    /// ```no_run
+    /// ```
     /// assert_eq!(mcp_tasks_wasm::ErrorKind::Journal.as_str(), "journal");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -70,7 +70,7 @@ impl ErrorKind {
 
     /// The kind a `kind` string names (`None` for another string).
     ///
-    /// ```no_run
+    /// ```
     /// use mcp_tasks_wasm::ErrorKind;
     /// assert_eq!(ErrorKind::parse("protocol"), Some(ErrorKind::Protocol));
     /// ```

@@ -10,7 +10,7 @@ pub mod time;
 
 /// The extension identifier declared in client capabilities and advertised by servers.
 ///
-/// ```no_run
+/// ```
 /// assert_eq!(mcp_tasks_wasm::TASKS_EXTENSION, "io.modelcontextprotocol/tasks");
 /// ```
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";

@@ -6,7 +6,7 @@ use crate::json::{Json, Kind};
 /// Where a task is (JS: the status's `status` field): the five states, a closed set. Serializes as
 /// the wire string.
 ///
-/// ```no_run
+/// ```
 /// use mcp_tasks_wasm::TaskState;
 /// assert!(TaskState::Completed.is_terminal());
 /// assert_eq!(TaskState::parse("input_required"), Some(TaskState::InputRequired));
@@ -29,7 +29,7 @@ pub enum TaskState {
 impl TaskState {
     /// Reads a wire status string (`None` for one outside the set).
     ///
-    /// ```no_run
+    /// ```
     /// assert_eq!(mcp_tasks_wasm::TaskState::parse("paused"), None);
     /// ```
     pub fn parse(s: &str) -> Option<Self> {
@@ -44,7 +44,7 @@ impl TaskState {
     }
     /// The wire string (`"input_required"`, …).
     ///
-    /// ```no_run
+    /// ```
     /// assert_eq!(mcp_tasks_wasm::TaskState::InputRequired.as_str(), "input_required");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -59,7 +59,7 @@ impl TaskState {
 
     /// `true` for completed, failed and cancelled.
     ///
-    /// ```no_run
+    /// ```
     /// assert!(!mcp_tasks_wasm::TaskState::Working.is_terminal());
     /// ```
     pub fn is_terminal(self) -> bool {
