@@ -308,3 +308,38 @@ async fn a_port_client_drives_a_task_behind_a_message_channel() {
     channel.port2().close();
     zero_left();
 }
+
+#[wasm_bindgen_test]
+async fn a_calls_future_is_static_and_sends_nothing_until_polled() {
+    let (client, server) = direct(ClientOptions::default());
+    let args = json!({"ms": 5});
+    let future = call_and_await(&client, "slow", &args, CallOptions::default(), quick());
+    drop((client, args)); // the future owns what it needs
+    sleep(30).await;
+    assert!(server.borrow().methods.is_empty(), "nothing sent before the first poll");
+    let (tx, rx) = mailbox();
+    wasm_bindgen_futures::spawn_local(async move {
+        let outcome = future.await;
+        tx.borrow_mut().replace(outcome);
+    });
+    while rx.borrow().is_none() {
+        sleep(10).await;
+    }
+    let outcome = rx.borrow_mut().take().unwrap().unwrap();
+    assert!(matches!(outcome, Outcome::Ok(_)), "{outcome:?}");
+    assert_eq!(server.borrow().methods, ["tools/call", "tasks/get", "tasks/get"]);
+    zero_left();
+}
+
+/// Sleeps on the module's timer.
+async fn sleep(ms: u64) {
+    mcp_tasks_wasm::shell::timer::sleep_until(mcp_tasks_wasm::shell::clock::now() + ms).await;
+}
+
+/// A one-slot mailbox shared by a spawned future and the test.
+type Slot = Rc<RefCell<Option<Result<Outcome, JsValue>>>>;
+
+fn mailbox() -> (Slot, Slot) {
+    let slot: Slot = Rc::default();
+    (slot.clone(), slot)
+}

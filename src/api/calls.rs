@@ -6,6 +6,10 @@
 //! application callback threw, or a `TypeError` for arguments that are wrong (nothing was sent).
 //! Dropping a future before it resolves ends its call on the spot: every request and handler in
 //! flight is aborted (its signal fires), the listen stream is closed, nothing more is sent.
+//!
+//! Each function reads its arguments when called (the client is cloned, the arguments serialized)
+//! and returns a `'static` future that sends nothing until it is first polled: it can be awaited, or
+//! spawned with `wasm_bindgen_futures::spawn_local`.
 
 use super::outcome::{Outcome, TaskError};
 use super::status::TaskStatus;
@@ -18,6 +22,7 @@ use crate::shell::journal::{self, Journal, Journaling, Store};
 use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::shell::outcome::outcome_to_js;
 use serde::Serialize;
+use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
@@ -94,17 +99,19 @@ async fn journaled(run: Journaling) -> Result<Outcome, JsValue> {
 /// }
 /// # Ok(()) }
 /// ```
-pub async fn call_tool<C: Client + Clone + 'static>(
+pub fn call_tool<C: Client + Clone + 'static>(
     client: &C,
     name: &str,
     args: &impl Serialize,
     options: CallOptions,
-) -> Result<Outcome, JsValue> {
-    let args = arguments("callTool", args)?;
-    let client = shared(client);
-    match journal_of("callTool", client.as_ref(), options.journal.clone())? {
-        None => plain(api::call_tool(client, name, args, options)).await,
-        Some(j) => journaled(journal::call_tool(client, j, name, args, options)).await,
+) -> impl Future<Output = Result<Outcome, JsValue>> + 'static {
+    let (client, name, args) = (shared(client), name.to_owned(), arguments("callTool", args));
+    async move {
+        let args = args?;
+        match journal_of("callTool", client.as_ref(), options.journal.clone())? {
+            None => plain(api::call_tool(client, &name, args, options)).await,
+            Some(j) => journaled(journal::call_tool(client, j, &name, args, options)).await,
+        }
     }
 }
 
@@ -175,14 +182,19 @@ impl TaskRef {
 /// }
 /// # Ok(()) }
 /// ```
-pub async fn await_task<C: Client + Clone + 'static>(
+pub fn await_task<C: Client + Clone + 'static>(
     client: &C,
     task: impl Into<TaskRef>,
     options: AwaitOptions,
-) -> Result<Outcome, JsValue> {
-    let client = shared(client);
+) -> impl Future<Output = Result<Outcome, JsValue>> + 'static {
+    let (client, task) = (shared(client), task.into());
+    async move { awaiting(client, task, options).await }
+}
+
+/// [`await_task`] on its way.
+async fn awaiting(client: Rc<dyn Client>, task: TaskRef, options: AwaitOptions) -> Result<Outcome, JsValue> {
     let journal = journal_of("awaitTask", client.as_ref(), options.journal.clone())?;
-    let seed = task.into().seed()?;
+    let seed = task.seed()?;
     let started = match journal {
         None => api::await_task(client, seed, options).map(|run| Box::pin(plain(run)) as _),
         Some(j) => journal::await_task(client, j, seed, options).map(|run| Box::pin(journaled(run)) as _),
@@ -207,15 +219,25 @@ pub async fn await_task<C: Client + Clone + 'static>(
 /// }
 /// # Ok(()) }
 /// ```
-pub async fn call_and_await<C: Client + Clone + 'static>(
+pub fn call_and_await<C: Client + Clone + 'static>(
     client: &C,
     name: &str,
     args: &impl Serialize,
     call: CallOptions,
     wait: AwaitOptions,
+) -> impl Future<Output = Result<Outcome, JsValue>> + 'static {
+    let (client, name, args) = (shared(client), name.to_owned(), arguments("callAndAwait", args));
+    async move { calling_and_awaiting(client, &name, args?, call, wait).await }
+}
+
+/// [`call_and_await`] on its way.
+async fn calling_and_awaiting(
+    client: Rc<dyn Client>,
+    name: &str,
+    args: Option<JsValue>,
+    call: CallOptions,
+    wait: AwaitOptions,
 ) -> Result<Outcome, JsValue> {
-    let args = arguments("callAndAwait", args)?;
-    let client = shared(client);
     let store = wait.journal.clone().or_else(|| call.journal.clone());
     let started = match journal_of("callAndAwait", client.as_ref(), store)? {
         None => api::call_and_await(client, name, args, call, wait).map(|run| Box::pin(plain(run)) as _),
@@ -251,12 +273,22 @@ async fn step(run: Driving) -> Result<Result<EngineOutcome<JsValue>, TaskError>,
 /// }
 /// # Ok(()) }
 /// ```
-pub async fn get_task<C: Client + Clone + 'static>(
+pub fn get_task<C: Client + Clone + 'static>(
     client: &C,
     task_id: &str,
     options: StepOptions,
+) -> impl Future<Output = Result<Result<TaskStatus, TaskError>, JsValue>> + 'static {
+    let (client, task_id) = (shared(client), task_id.to_owned());
+    async move { reading(client, &task_id, options).await }
+}
+
+/// [`get_task`] on its way.
+async fn reading(
+    client: Rc<dyn Client>,
+    task_id: &str,
+    options: StepOptions,
 ) -> Result<Result<TaskStatus, TaskError>, JsValue> {
-    let outcome = step(api::get_task(shared(client), task_id, options)).await?;
+    let outcome = step(api::get_task(client, task_id, options)).await?;
     match outcome {
         Ok(EngineOutcome::Status(v)) => {
             TaskStatus::from_js(&v).map(Ok).ok_or_else(|| type_error("getTask", "not a task status"))
@@ -277,15 +309,16 @@ pub async fn get_task<C: Client + Clone + 'static>(
 /// update_task(&client, "tsk_123", &answers, StepOptions::default()).await?.map_err(|e| wasm_bindgen::JsValue::from(e.value))?;
 /// # Ok(()) }
 /// ```
-pub async fn update_task<C: Client + Clone + 'static>(
+pub fn update_task<C: Client + Clone + 'static>(
     client: &C,
     task_id: &str,
     responses: &impl Serialize,
     options: StepOptions,
-) -> Result<Result<(), TaskError>, JsValue> {
-    let responses = arguments("updateTask", responses)?
-        .ok_or_else(|| type_error("updateTask", "responses must be an object (key → response)"))?;
-    Ok(step(api::update_task(shared(client), task_id, responses, options)).await?.map(drop))
+) -> impl Future<Output = Result<Result<(), TaskError>, JsValue>> + 'static {
+    let (client, task_id) = (shared(client), task_id.to_owned());
+    let responses = arguments("updateTask", responses)
+        .and_then(|r| r.ok_or_else(|| type_error("updateTask", "responses must be an object (key → response)")));
+    async move { Ok(step(api::update_task(client, &task_id, responses?, options)).await?.map(drop)) }
 }
 
 /// Asks the server to cancel a task (`tasks/cancel`): `Ok(Ok(()))` is an acknowledgement — the task
@@ -298,10 +331,11 @@ pub async fn update_task<C: Client + Clone + 'static>(
 /// let acknowledged = cancel_task(&client, "tsk_123", StepOptions::default()).await?.is_ok();
 /// # Ok(()) }
 /// ```
-pub async fn cancel_task<C: Client + Clone + 'static>(
+pub fn cancel_task<C: Client + Clone + 'static>(
     client: &C,
     task_id: &str,
     options: StepOptions,
-) -> Result<Result<(), TaskError>, JsValue> {
-    Ok(step(api::cancel_task(shared(client), task_id, options)).await?.map(drop))
+) -> impl Future<Output = Result<Result<(), TaskError>, JsValue>> + 'static {
+    let (client, task_id) = (shared(client), task_id.to_owned());
+    async move { Ok(step(api::cancel_task(client, &task_id, options)).await?.map(drop)) }
 }

@@ -10,6 +10,7 @@ use crate::json::Json;
 use crate::shell::client::Client;
 use crate::shell::journal::{self, Journal, OutcomeFn, Store};
 use crate::shell::options::AwaitOptions;
+use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
@@ -116,9 +117,12 @@ impl PendingTask {
 /// let left = pending_tasks(&store, Some("http://127.0.0.1:8787/mcp")).await?;
 /// # Ok(()) }
 /// ```
-pub async fn pending_tasks(store: &Store, server: Option<&str>) -> Result<Vec<PendingTask>, JsValue> {
-    let entries = journal::pending_tasks(store.clone(), server.map(JsValue::from_str)).await?;
-    Ok(entries.iter().map(|e| PendingTask::from_js(&e)).collect())
+pub fn pending_tasks(
+    store: &Store,
+    server: Option<&str>,
+) -> impl Future<Output = Result<Vec<PendingTask>, JsValue>> + 'static {
+    let listing = journal::pending_tasks(store.clone(), server.map(JsValue::from_str));
+    async move { Ok(listing.await?.iter().map(|e| PendingTask::from_js(&e)).collect()) }
 }
 
 /// One resumed task and how it ended.
@@ -165,9 +169,20 @@ pub type OnOutcome = Rc<dyn Fn(&Outcome, &PendingTask)>;
 /// }
 /// # Ok(()) }
 /// ```
-pub async fn resume_tasks<C: Client + Clone + 'static>(
+pub fn resume_tasks<C: Client + Clone + 'static>(
     client: &C,
     store: &Store,
+    options: AwaitOptions,
+    on_outcome: Option<OnOutcome>,
+) -> impl Future<Output = Result<Vec<Resumed>, JsValue>> + 'static {
+    let (shared, store): (Rc<dyn Client>, Store) = (Rc::new(client.clone()), store.clone());
+    async move { resuming(shared, store, options, on_outcome).await }
+}
+
+/// [`resume_tasks`] on its way.
+async fn resuming(
+    client: Rc<dyn Client>,
+    store: Store,
     options: AwaitOptions,
     on_outcome: Option<OnOutcome>,
 ) -> Result<Vec<Resumed>, JsValue> {
@@ -182,8 +197,7 @@ pub async fn resume_tasks<C: Client + Clone + 'static>(
             Ok(())
         }) as OutcomeFn
     });
-    let shared: Rc<dyn Client> = Rc::new(client.clone());
-    let done = journal::resume_tasks(shared, Journal { store: store.clone(), server }, options, heard).await?;
+    let done = journal::resume_tasks(client, Journal { store, server }, options, heard).await?;
     let items = done.items().unwrap_or_default();
     Ok(items
         .iter()
