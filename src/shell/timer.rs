@@ -1,7 +1,9 @@
 //! The module's one timer: every wait, request bound and backoff sleeps on it. A binary heap of wake
 //! times under one gloo-timers [`Timeout`], armed for the earliest sleeper still alive; an idle module
 //! arms none (so a Node process can exit). A [`Sleep`] dropped before its time is forgotten when it
-//! reaches the top of the heap.
+//! reaches the top of the heap, or sooner: once the dropped ones outnumber the live ones, the heap is
+//! swept (a wait re-arms on every request, so its dropped sleeps would otherwise pile up, each holding
+//! its alarm, until their times came: memory per wait).
 //!
 //! Delays longer than `setTimeout` takes (about 24.8 days) are armed in steps: the timer fires early,
 //! finds nothing due, and re-arms.
@@ -50,6 +52,8 @@ impl Ord for Entry {
 #[derive(Default)]
 struct Scheduler {
     heap: BinaryHeap<Reverse<Entry>>,
+    /// How many entries of the heap are dead (their sleep was dropped before its time).
+    dead: usize,
     next_seq: u64,
     /// The armed timer and the time it was armed for.
     armed: Option<(Millis, Timeout)>,
@@ -98,12 +102,27 @@ impl Future for Sleep {
     }
 }
 
+/// Fewer dead entries than this are never swept (sweeping a small heap gains nothing).
+const SWEEP_MIN_DEAD: usize = 16;
+
 impl Drop for Sleep {
     fn drop(&mut self) {
-        // Its heap entry is dead once the alarm is gone; when the timer was armed for it, re-arm for the
-        // next live sleeper (or disarm).
-        drop(self.alarm.take());
-        let armed_for_it = SCHEDULER.with(|s| s.borrow().armed.as_ref().is_some_and(|(at, _)| *at == self.at));
+        // Its heap entry is dead once the alarm is gone (an alarm that fired has left the heap); when the
+        // timer was armed for it, re-arm for the next live sleeper (or disarm).
+        let Some(alarm) = self.alarm.take() else { return };
+        let in_heap = !alarm.fired.get();
+        drop(alarm);
+        let armed_for_it = SCHEDULER.with(|cell| {
+            let mut s = cell.borrow_mut();
+            if in_heap {
+                s.dead += 1;
+                if s.dead >= SWEEP_MIN_DEAD && s.dead * 2 > s.heap.len() {
+                    s.heap.retain(|Reverse(e)| e.2.strong_count() > 0);
+                    s.dead = 0;
+                }
+            }
+            s.armed.as_ref().is_some_and(|(at, _)| *at == self.at)
+        });
         if armed_for_it {
             arm();
         }
@@ -116,6 +135,7 @@ fn arm() {
         let mut s = cell.borrow_mut();
         while s.heap.peek().is_some_and(|Reverse(e)| e.2.strong_count() == 0) {
             s.heap.pop();
+            s.dead = s.dead.saturating_sub(1);
         }
         let earliest = s.heap.peek().map(|Reverse(e)| e.0);
         if s.armed.as_ref().map(|(at, _)| *at) == earliest {
@@ -140,7 +160,11 @@ fn fire() {
         let mut s = cell.borrow_mut();
         while s.heap.peek().is_some_and(|Reverse(e)| e.0 <= t) {
             if let Some(Reverse(e)) = s.heap.pop() {
-                due.push(e.2);
+                if e.2.strong_count() == 0 {
+                    s.dead = s.dead.saturating_sub(1);
+                } else {
+                    due.push(e.2);
+                }
             }
         }
         // The Timeout that called us is spent (dropping it clears nothing; wasm-bindgen frees its
