@@ -173,19 +173,23 @@ pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>,
             run.inbox.push(Event::Abort { reason: reason_of(signal), scope: *scope });
         }
     }
-    // Only the run itself is kept across the awaits: memory per wait.
-    Box::pin(run.until_finished())
+    // The run is its own future: one allocation of its own size (an `async fn` over it kept the run
+    // twice, its argument and its local: memory per wait).
+    Box::pin(run)
 }
 
-impl Run {
+impl Future for Run {
+    type Output = Result<Outcome<JsValue>, JsValue>;
+
     /// Moves the machine event by event until it finishes.
-    async fn until_finished(mut self) -> Result<Outcome<JsValue>, JsValue> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let run = self.get_mut();
         loop {
-            self.arm();
-            let event = poll_fn(|cx| self.next_event(cx)).await;
-            self.machine.handle(now(), event);
-            if let Some(end) = self.perform_all() {
-                return end;
+            run.arm();
+            let Poll::Ready(event) = run.next_event(cx) else { return Poll::Pending };
+            run.machine.handle(now(), event);
+            if let Some(end) = run.perform_all() {
+                return Poll::Ready(end);
             }
         }
     }
