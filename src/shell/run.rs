@@ -96,6 +96,13 @@ pub struct Spec {
     pub signals: Vec<(JsValue, AbortScope)>,
 }
 
+/// `hooks` boxed, or `None` when there is no callback in them at all.
+fn boxed(hooks: Hooks) -> Option<Box<Hooks>> {
+    let h = &hooks.handlers;
+    let none = [&h.form, &h.url, &h.sampling, &h.roots, &hooks.input_fn].iter().all(|f| f.is_none());
+    (!none || hooks.on_status.is_some()).then(|| Box::new(hooks))
+}
+
 /// A request or handler call in flight.
 struct InFlight {
     what: Waiting,
@@ -125,9 +132,10 @@ struct Run {
     machine: Box<dyn Machine<JsValue>>,
     client: Rc<dyn Client>,
     capabilities: Option<JsValue>,
-    hooks: Hooks,
-    /// `callAndAwait`'s wait callbacks until its wait starts (boxed: most runs have none).
-    next_hooks: Option<Box<Hooks>>,
+    /// The callbacks of the part running (`None`: it has none, as most runs: memory per wait).
+    hooks: Option<Box<Hooks>>,
+    /// `callAndAwait`'s wait callbacks until its wait starts (`Some(None)`: the wait has none).
+    next_hooks: Option<Option<Box<Hooks>>>,
     inbox: Rc<Inbox>,
     in_flight: Vec<InFlight>,
     /// The listen stream (boxed: most runs poll).
@@ -155,8 +163,8 @@ pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>,
         machine: spec.machine,
         client: spec.client,
         capabilities: spec.capabilities,
-        hooks: spec.hooks,
-        next_hooks: spec.next_hooks.map(Box::new),
+        hooks: boxed(spec.hooks),
+        next_hooks: spec.next_hooks.map(boxed),
         inbox,
         in_flight: Vec::new(),
         stream: None,
@@ -227,7 +235,7 @@ impl Run {
             Action::Abort { req } => self.stop(Waiting::Request(req)),
             Action::StopAsk { ask } => self.stop(Waiting::Ask(ask)),
             Action::Status(status) => {
-                if let Some(f) = self.hooks.on_status.clone() {
+                if let Some(f) = self.hooks.as_ref().and_then(|h| h.on_status.clone()) {
                     if let Err(e) = f(&status) {
                         self.thrown.get_or_insert_with(|| e.clone());
                         self.inbox.push(Event::Throw { error: e });
@@ -235,11 +243,11 @@ impl Run {
                 }
             }
             Action::Ask { ask, kind, key, params, status } => {
-                let f = self.hooks.handlers.get(kind).cloned();
+                let f = self.hooks.as_ref().and_then(|h| h.handlers.get(kind).cloned());
                 self.ask(ask, f, Some(key), params, status);
             }
             Action::AskAll { ask, status } => {
-                let f = self.hooks.input_fn.clone();
+                let f = self.hooks.as_ref().and_then(|h| h.input_fn.clone());
                 self.ask(ask, f, None, status.clone(), status);
             }
             Action::OpenStream { call } => self.open_stream(&call),
@@ -250,7 +258,7 @@ impl Run {
             }
             Action::NextPart => {
                 if let Some(h) = self.next_hooks.take() {
-                    self.hooks = *h;
+                    self.hooks = h;
                 }
             }
             // Taken by `perform_all`.
