@@ -1,9 +1,10 @@
 //! The module's one timer: every wait, request bound and backoff sleeps on it. A binary heap of wake
 //! times under one gloo-timers [`Timeout`], armed for the earliest sleeper still alive; an idle module
 //! arms none (so a Node process can exit). A [`Sleep`] dropped before its time is forgotten when it
-//! reaches the top of the heap, or sooner: once the dropped ones outnumber the live ones, the heap is
-//! swept (a wait re-arms on every request, so its dropped sleeps would otherwise pile up, each holding
-//! its alarm, until their times came: memory per wait).
+//! reaches the top of the heap, or sooner: once the dropped ones are half as many as the live ones,
+//! the heap is swept (a wait re-arms on every request, so its dropped sleeps would otherwise pile up,
+//! each holding its alarm, until their times came; the heap's buffer, which never shrinks, stays
+//! within about 1.5 entries per live sleeper: memory per wait).
 //!
 //! Delays longer than `setTimeout` takes (about 24.8 days) are armed in steps: the timer fires early,
 //! finds nothing due, and re-arms.
@@ -116,7 +117,7 @@ impl Drop for Sleep {
             let mut s = cell.borrow_mut();
             if in_heap {
                 s.dead += 1;
-                if s.dead >= SWEEP_MIN_DEAD && s.dead * 2 > s.heap.len() {
+                if s.dead >= SWEEP_MIN_DEAD && s.dead * 3 > s.heap.len() {
                     s.heap.retain(|Reverse(e)| e.2.strong_count() > 0);
                     s.dead = 0;
                 }
