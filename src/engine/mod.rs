@@ -12,6 +12,7 @@ pub mod inputs;
 pub mod options;
 pub mod outcome;
 pub mod retry;
+mod seen;
 pub mod step;
 pub mod wait;
 

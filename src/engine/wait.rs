@@ -17,11 +17,12 @@ use super::flights::{Flights, Lost};
 use super::inputs::{InputDesk, Stop};
 use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
+use super::seen::Seen;
 use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue, StreamEvent};
 use crate::json::{Json, Kind};
 use crate::proto::request::Call;
 use crate::proto::rpc::{read_rejection, read_rpc_error, Reply, RpcError};
-use crate::proto::task::{age_ms, is_stale, read_task, same_status, Source, TaskState, TaskView};
+use crate::proto::task::{age_ms, read_task, Source, TaskState, TaskView};
 
 /// What the wait starts from.
 #[derive(Clone, Debug)]
@@ -98,8 +99,8 @@ pub struct Wait<V> {
     opts: WaitOptions,
     flights: Flights,
     desk: InputDesk<V>,
-    /// The latest status observed, and when.
-    last: Option<(TaskView<V>, Millis)>,
+    /// The latest status observed.
+    last: Option<Seen<V>>,
     next_poll: Option<Millis>,
     /// When the latest `tasks/get` settled (the floor counts from there).
     poll_settled: Option<Millis>,
@@ -229,12 +230,12 @@ impl<J: Json> Wait<J> {
         let from_seed = origin == SEED;
         let protocol = |message: String, status: J| Failure::protocol(origin, message, status);
         // Only a notification and a read can overtake each other; reads alone are sequential.
-        if let Some((last, _)) = &self.last {
-            if matches!(self.stream, Stream::Open { .. }) && is_stale(&view, last) {
+        if let Some(last) = &self.last {
+            if matches!(self.stream, Stream::Open { .. }) && last.is_newer_than(&view) {
                 return;
             }
         }
-        if self.last.as_ref().is_none_or(|(last, _)| !same_status(last, &view)) {
+        if self.last.as_ref().is_none_or(|last| !last.same_status(&view)) {
             self.out.push(Action::Status(view.object.clone()));
         }
         self.track_ttl(&view, now);
@@ -276,7 +277,8 @@ impl<J: Json> Wait<J> {
                 self.send_ready(now);
             }
         }
-        self.last = Some((view, now));
+        let (interval, lacks) = (self.interval(&view), lacks_payload(&view));
+        self.last = Some(Seen::new(view, now, interval, lacks));
     }
 
     /// Re-arms the TTL backstop when the `(createdAt, ttlMs)` pair is new, anchored on the local clock
@@ -383,7 +385,7 @@ impl<J: Json> Wait<J> {
     }
 
     fn last_status(&self) -> Option<J> {
-        self.last.as_ref().map(|(v, _)| v.object.clone())
+        self.last.as_ref().map(|v| v.object.clone())
     }
 
     fn on_reply(&mut self, purpose: Purpose, reply: Reply<J>, now: Millis) {
@@ -570,7 +572,7 @@ impl<J: Json> Wait<J> {
         self.close_stream();
         self.listening = false;
         let due = match &self.last {
-            Some((view, at)) if !lacks_payload(view) => later(*at, self.interval(view)).max(now),
+            Some(seen) if !seen.lacks_payload => later(seen.at, seen.interval).max(now),
             _ => now,
         };
         if !self.flights.has(Purpose::Poll.tag()) {

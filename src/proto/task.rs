@@ -174,23 +174,17 @@ pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, Stri
     })
 }
 
-/// `true` when a new snapshot says nothing an observer would call new: same state, same message,
-/// same outstanding input keys. `lastUpdatedAt` is ignored (some servers bump it on every read).
-pub fn same_status<V>(a: &TaskView<V>, b: &TaskView<V>) -> bool {
-    let keys = |t: &TaskView<V>| -> Vec<String> {
-        t.input_requests.as_ref().map(|r| r.iter().map(|(k, _)| k.clone()).collect()).unwrap_or_default()
-    };
-    a.state == b.state && a.status_message == b.status_message && keys(a) == keys(b)
+/// `lastUpdatedAt`, parsed (see [`parse_rfc3339`](super::time::parse_rfc3339)); `None` when absent or
+/// unparsable.
+pub fn updated_at<V>(view: &TaskView<V>) -> Option<(i64, u32)> {
+    view.last_updated_at.as_deref().and_then(super::time::parse_rfc3339)
 }
 
-/// `true` when `newer` is provably older than `current` by `lastUpdatedAt` (both parse and
-/// `newer`'s is earlier). Used to drop stale snapshots when a notification and a poll interleave.
-pub fn is_stale<V>(newer: &TaskView<V>, current: &TaskView<V>) -> bool {
-    use super::time::parse_rfc3339;
-    match (
-        newer.last_updated_at.as_deref().and_then(parse_rfc3339),
-        current.last_updated_at.as_deref().and_then(parse_rfc3339),
-    ) {
+/// `true` when `newer` is provably older than a status last updated at `current` (its
+/// [`updated_at`]): both parse and `newer`'s is earlier. Used to drop stale snapshots when a
+/// notification and a poll interleave.
+pub fn is_stale<V>(newer: &TaskView<V>, current: Option<(i64, u32)>) -> bool {
+    match (updated_at(newer), current) {
         (Some(n), Some(c)) => n < c,
         _ => false,
     }
@@ -200,9 +194,7 @@ pub fn is_stale<V>(newer: &TaskView<V>, current: &TaskView<V>) -> bool {
 /// (`lastUpdatedAt − createdAt`, at least 0; 0 when either does not parse). Using only server
 /// timestamps keeps clock skew between client and server out of the TTL backstop.
 pub fn age_ms<V>(view: &TaskView<V>) -> f64 {
-    use super::time::parse_rfc3339;
-    match (view.created_at.as_deref().and_then(parse_rfc3339), view.last_updated_at.as_deref().and_then(parse_rfc3339))
-    {
+    match (view.created_at.as_deref().and_then(super::time::parse_rfc3339), updated_at(view)) {
         (Some(c), Some(u)) if u > c => (u.0 - c.0) as f64 * 1e3 + (f64::from(u.1) - f64::from(c.1)) / 1e6,
         _ => 0.0,
     }
@@ -210,7 +202,7 @@ pub fn age_ms<V>(view: &TaskView<V>) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{age_ms, is_stale, TaskState, TaskView};
+    use super::{age_ms, is_stale, updated_at, TaskState, TaskView};
 
     fn view(created: &str, updated: &str) -> TaskView<()> {
         TaskView {
@@ -239,9 +231,11 @@ mod tests {
     #[test]
     fn stale_only_when_both_parse_and_newer_is_earlier() {
         let at = |t: &str| view("2026-09-01T08:00:00Z", t);
-        assert!(is_stale(&at("2026-09-01T08:00:00.999999999Z"), &at("2026-09-01T08:00:01Z")));
-        assert!(!is_stale(&at("2026-09-01T08:00:01Z"), &at("2026-09-01T10:00:01+02:00")), "the same instant");
-        assert!(!is_stale(&at("2026-09-01T08:00:01.000000001Z"), &at("2026-09-01T08:00:01Z")));
-        assert!(!is_stale(&at("bad"), &at("2026-09-01T08:00:01Z")));
+        let current = |t: &str| updated_at(&at(t));
+        assert!(is_stale(&at("2026-09-01T08:00:00.999999999Z"), current("2026-09-01T08:00:01Z")));
+        assert!(!is_stale(&at("2026-09-01T08:00:01Z"), current("2026-09-01T10:00:01+02:00")), "the same instant");
+        assert!(!is_stale(&at("2026-09-01T08:00:01.000000001Z"), current("2026-09-01T08:00:01Z")));
+        assert!(!is_stale(&at("bad"), current("2026-09-01T08:00:01Z")));
+        assert!(!is_stale(&at("2026-09-01T08:00:01Z"), current("bad")));
     }
 }
