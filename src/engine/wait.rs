@@ -15,7 +15,7 @@
 
 use super::flights::{Flights, Lost};
 use super::inputs::{InputDesk, Stop};
-use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
+use super::options::{InputMode, WaitOptions, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
 use super::seen::Seen;
 use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue, StreamEvent};
@@ -98,7 +98,8 @@ pub struct Wait<V> {
     task_id: String,
     opts: WaitOptions,
     flights: Flights,
-    desk: InputDesk<V>,
+    /// The input desk, once there is input to answer (boxed: most waits have none; a wait is kept small).
+    desk: Option<Box<InputDesk<V>>>,
     /// The latest status observed.
     last: Option<Seen<V>>,
     next_poll: Option<Millis>,
@@ -150,7 +151,7 @@ impl<J: Json> Wait<J> {
             task_id,
             opts,
             flights: Flights::new(deadline, opts.bounds.request_timeout_ms),
-            desk: InputDesk::new(opts.input),
+            desk: None,
             last: None,
             next_poll: None,
             poll_settled: None,
@@ -168,7 +169,7 @@ impl<J: Json> Wait<J> {
             done: false,
         };
         for (key, answer) in answered {
-            w.desk.reserve(key);
+            desk(&mut w.desk, w.opts.input).reserve(key);
             if let Some(a) = answer {
                 w.resend.push((key.clone(), a.clone()));
             }
@@ -269,10 +270,13 @@ impl<J: Json> Wait<J> {
                 }
                 let requests = view.input_requests.clone().unwrap_or_default();
                 self.send_again(&requests, now);
-                match self.desk.offer(&requests, &status, &mut self.out) {
-                    Err(Stop::Return) => return self.finish(Finish::Resolve(Outcome::InputRequired(status))),
-                    Err(Stop::Fail(f)) => return self.fail(f),
-                    Ok(()) => {}
+                // Offering nothing to a desk that never had input does nothing: no desk is made for it.
+                if !requests.is_empty() || self.desk.is_some() {
+                    match desk(&mut self.desk, self.opts.input).offer(&requests, &status, &mut self.out) {
+                        Err(Stop::Return) => return self.finish(Finish::Resolve(Outcome::InputRequired(status))),
+                        Err(Stop::Fail(f)) => return self.fail(f),
+                        Ok(()) => {}
+                    }
                 }
                 self.send_ready(now);
             }
@@ -320,7 +324,7 @@ impl<J: Json> Wait<J> {
 
     /// Sends one `tasks/update` per completed input round.
     fn send_ready(&mut self, now: Millis) {
-        for answers in self.desk.take_ready() {
+        for answers in self.desk.as_mut().map(|d| d.take_ready()).unwrap_or_default() {
             if !answers.is_empty() {
                 self.send_update(answers, false, now);
             }
@@ -607,10 +611,17 @@ impl<J: Json> Wait<J> {
         self.done = true;
         self.next_poll = None;
         self.flights.abort_all(&mut self.out);
-        self.desk.stop_all(&mut self.out);
+        if let Some(d) = self.desk.as_mut() {
+            d.stop_all(&mut self.out);
+        }
         self.close_stream();
         true
     }
+}
+
+/// The desk of `slot`, made (answering through `mode`) when there is none yet.
+fn desk<J: Json>(slot: &mut Option<Box<InputDesk<J>>>, mode: InputMode) -> &mut InputDesk<J> {
+    slot.get_or_insert_with(|| Box::new(InputDesk::new(mode)))
 }
 
 /// A seed status that names a payload it does not carry (`input_required` without `inputRequests`,
@@ -648,7 +659,9 @@ impl<J: Json> Machine<J> for Wait<J> {
             }
             Event::Answer { ask, value } => {
                 let status = self.last_status().unwrap_or_else(J::null);
-                match self.desk.answer(ask, &value, &status) {
+                // Without a desk nothing was asked: a late answer, ignored.
+                let answered = self.desk.as_mut().map_or(Ok(()), |d| d.answer(ask, &value, &status));
+                match answered {
                     Err(Stop::Fail(f)) => self.fail(f),
                     Err(Stop::Return) => self.finish(Finish::Resolve(Outcome::InputRequired(status))),
                     Ok(()) => self.send_ready(now),
