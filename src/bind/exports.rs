@@ -39,9 +39,12 @@ enum Call {
 /// A call that started (or the `TypeError` its arguments got).
 type Started = Result<Call, JsValue>;
 
-/// The promise's settlement: the tagged outcome, or the rejection. One boxed future for every export
-/// (a plain function, not an `async fn`: each export's own future only awaits it, and its start — the
-/// reading of the arguments — runs in a function of its own, not inlined into each export's future).
+/// The promise's settlement: the tagged outcome, or the rejection. One boxed future for every export:
+/// each export's `async fn` only hands its arguments (by value) to its start, a plain function that
+/// reads them and returns this future, and awaits it — so each export's own future (and the one
+/// wasm-bindgen-futures wraps it in) holds its arguments or this box, nothing more, and its code is a
+/// call and a poll (code size and memory per call).
+#[inline(never)]
 fn settle(started: Started) -> Journaling {
     match started {
         Err(e) => Box::pin(std::future::ready(Err(e))),
@@ -56,12 +59,13 @@ fn settle(started: Started) -> Journaling {
 /// Sends a task-augmented `tools/call` (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = callTool, skip_typescript)]
 pub async fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    settle(start_call_tool(&client, &name, &args, &options)).await
+    start_call_tool(client, name, args, options).await
 }
 
 #[inline(never)]
-fn start_call_tool(client: &JsValue, name: &JsValue, args: &JsValue, options: &JsValue) -> Started {
-    checked("callTool", || {
+fn start_call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Journaling {
+    let (client, name, args, options) = (&client, &name, &args, &options);
+    settle(checked("callTool", || {
         let journal = read::journal(field(options, "journal"), client)?;
         let (c, n, a, o) =
             (read::client(client)?, read::name(name, "tool name")?, read::args(args)?, read::call_options(options)?);
@@ -69,18 +73,19 @@ fn start_call_tool(client: &JsValue, name: &JsValue, args: &JsValue, options: &J
             None => Call::Plain(api::call_tool(c, &n, a, o)),
             Some(j) => Call::Journaled(journal::call_tool(c, j, &n, a, o)),
         })
-    })
+    }))
 }
 
 /// Waits for a task to finish (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = awaitTask, skip_typescript)]
 pub async fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    settle(start_await_task(&client, &status_or_task_id, &options)).await
+    start_await_task(client, status_or_task_id, options).await
 }
 
 #[inline(never)]
-fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Started {
-    checked("awaitTask", || {
+fn start_await_task(client: JsValue, seed: JsValue, options: JsValue) -> Journaling {
+    let (client, seed, options) = (&client, &seed, &options);
+    settle(checked("awaitTask", || {
         let journal = read::journal(field(options, "journal"), client)?;
         let c = read::client(client)?;
         let mut o = read::await_options(options)?;
@@ -91,7 +96,7 @@ fn start_await_task(client: &JsValue, seed: &JsValue, options: &JsValue) -> Star
             }
             Some(j) => Call::Journaled(journal::await_task(c, j, read::seed(seed)?, o)?),
         })
-    })
+    }))
 }
 
 /// `callTool`, then `awaitTask` on a created task (see the README); journaled with a `journal` option
@@ -104,12 +109,13 @@ pub async fn call_and_await(
     call_options: JsValue,
     await_options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    settle(start_call_and_await(&client, &name, &args, &call_options, &await_options)).await
+    start_call_and_await(client, name, args, call_options, await_options).await
 }
 
 #[inline(never)]
-fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: &JsValue, wait: &JsValue) -> Started {
-    checked("callAndAwait", || {
+fn start_call_and_await(client: JsValue, name: JsValue, args: JsValue, call: JsValue, wait: JsValue) -> Journaling {
+    let (client, name, args, call, wait) = (&client, &name, &args, &call, &wait);
+    settle(checked("callAndAwait", || {
         let value = field(wait, "journal").filter(|v| !v.is_null()).or_else(|| field(call, "journal"));
         let journal = read::journal(value, client)?;
         let c = read::client(client)?;
@@ -120,27 +126,42 @@ fn start_call_and_await(client: &JsValue, name: &JsValue, args: &JsValue, call: 
             None => Call::Plain(api::call_and_await(c, &n, a, co, wo)?),
             Some(j) => Call::Journaled(journal::call_and_await(c, j, &n, a, co, wo)?),
         })
-    })
+    }))
 }
 
 /// The tasks a journal holds that can be resumed (see the README).
 #[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
 pub async fn pending_tasks(journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let store = checked("pendingTasks", || read::store(&journal))?;
-    Ok(journal::pending_tasks(store, field(&options, "server")).await?.into())
+    start_pending_tasks(journal, options).await
+}
+
+#[inline(never)]
+fn start_pending_tasks(journal: JsValue, options: JsValue) -> Journaling {
+    match checked("pendingTasks", || read::store(&journal)) {
+        Err(e) => Box::pin(std::future::ready(Err(e))),
+        Ok(store) => {
+            let listing = journal::pending_tasks(store, field(&options, "server"));
+            Box::pin(async move { Ok(listing.await?.into()) })
+        }
+    }
 }
 
 /// Awaits every pending task of the client's server in a journal (see the README).
 #[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
 pub async fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    start_resume_tasks(client, journal, options).await
+}
+
+#[inline(never)]
+fn start_resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Journaling {
     let resuming = checked("resumeTasks", || {
         let server = read::server(&client)?;
         let on_outcome = read::on_outcome(&options)?;
         let store = read::store(&journal)?;
         let (c, o) = (read::client(&client)?, read::await_options(&options)?);
         Ok(journal::resume_tasks(c, Journal { store, server }, o, on_outcome))
-    })?;
-    resuming.await
+    });
+    resuming.unwrap_or_else(|e| Box::pin(std::future::ready(Err(e))))
 }
 
 /// Reads the client, the task id and the options of a one-request function.
@@ -161,8 +182,12 @@ fn step_args(
 /// Reads a task's status once (`tasks/get`).
 #[wasm_bindgen(js_name = getTask, skip_typescript)]
 pub async fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    start_get_task(client, task_id, options).await
+}
+
+#[inline(never)]
+fn start_get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Journaling {
     settle(step_args("getTask", &client, &task_id, &options).map(|(c, id, o)| Call::Plain(api::get_task(c, &id, o))))
-        .await
 }
 
 /// Answers input requests by hand (`tasks/update`).
@@ -173,22 +198,31 @@ pub async fn update_task(
     responses: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
+    start_update_task(client, task_id, responses, options).await
+}
+
+#[inline(never)]
+fn start_update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Journaling {
     let started = if is_plain_object(&responses) {
         step_args("updateTask", &client, &task_id, &options)
             .map(|(c, id, o)| Call::Plain(api::update_task(c, &id, responses, o)))
     } else {
         Err(type_error("updateTask", "responses must be an object (key → response)"))
     };
-    settle(started).await
+    settle(started)
 }
 
 /// Asks the server to cancel a task (`tasks/cancel`).
 #[wasm_bindgen(js_name = cancelTask, skip_typescript)]
 pub async fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    start_cancel_task(client, task_id, options).await
+}
+
+#[inline(never)]
+fn start_cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Journaling {
     settle(
         step_args("cancelTask", &client, &task_id, &options).map(|(c, id, o)| Call::Plain(api::cancel_task(c, &id, o))),
     )
-    .await
 }
 
 /// What `liveCounts()` returns.
