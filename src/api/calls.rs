@@ -18,18 +18,14 @@ use crate::engine::Outcome as EngineOutcome;
 use crate::json::Json;
 use crate::shell::api::{self, Driving};
 use crate::shell::client::Client;
-use crate::shell::journal::{self, Journal, Journaling, Store};
+use crate::shell::journal::{self, Journal, Store};
 use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::shell::outcome::outcome_to_js;
+use crate::shell::settle::{settle, type_error, Call, Started};
 use serde::Serialize;
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
-
-/// A `TypeError` "function: message".
-fn type_error(what: &str, message: &str) -> JsValue {
-    js_sys::TypeError::new(&[what, ": ", message].concat()).into()
-}
 
 /// `value` as a JS value (serde-wasm-bindgen; maps as plain objects).
 pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsValue> {
@@ -74,15 +70,9 @@ fn typed(value: &JsValue) -> Result<Outcome, JsValue> {
     Outcome::from_js(value).ok_or_else(|| js_sys::TypeError::new("not an outcome").into())
 }
 
-/// The typed outcome of a plain call.
-async fn plain(run: Driving) -> Result<Outcome, JsValue> {
-    let outcome = run.await?;
-    typed(&outcome_to_js(&outcome))
-}
-
-/// The typed outcome of a journaled call.
-async fn journaled(run: Journaling) -> Result<Outcome, JsValue> {
-    typed(&run.await?)
+/// The typed outcome of a call that started: read from its tagged outcome object.
+async fn outcome(started: Started) -> Result<Outcome, JsValue> {
+    typed(&settle(started).await?)
 }
 
 /// Sends a task-augmented `tools/call` named `name` with `args` (any `Serialize` value that is an
@@ -108,10 +98,11 @@ pub fn call_tool<C: Client + Clone + 'static>(
     let (client, name, args) = (shared(client), name.to_owned(), arguments("callTool", args));
     async move {
         let args = args?;
-        match journal_of("callTool", client.as_ref(), options.journal.clone())? {
-            None => plain(api::call_tool(client, &name, args, options)).await,
-            Some(j) => journaled(journal::call_tool(client, j, &name, args, options)).await,
-        }
+        let call = match journal_of("callTool", client.as_ref(), options.journal.clone())? {
+            None => Call::Plain(api::call_tool(client, &name, args, options)),
+            Some(j) => Call::Journaled(journal::call_tool(client, j, &name, args, options)),
+        };
+        outcome(Ok(call)).await
     }
 }
 
@@ -195,13 +186,11 @@ pub fn await_task<C: Client + Clone + 'static>(
 async fn awaiting(client: Rc<dyn Client>, task: TaskRef, options: AwaitOptions) -> Result<Outcome, JsValue> {
     let journal = journal_of("awaitTask", client.as_ref(), options.journal.clone())?;
     let seed = task.seed()?;
-    let started = match journal {
-        None => api::await_task(client, seed, options).map(|run| Box::pin(plain(run)) as _),
-        Some(j) => journal::await_task(client, j, seed, options).map(|run| Box::pin(journaled(run)) as _),
+    let call = match journal {
+        None => api::await_task(client, seed, options).map(Call::Plain),
+        Some(j) => journal::await_task(client, j, seed, options).map(Call::Journaled),
     };
-    let run: std::pin::Pin<Box<dyn std::future::Future<Output = Result<Outcome, JsValue>>>> =
-        started.map_err(|m| type_error("awaitTask", &m))?;
-    run.await
+    outcome(call.map_err(|m| type_error("awaitTask", &m))).await
 }
 
 /// [`call_tool`], then [`await_task`] on a created task; an immediate `Ok`, `Error` or
@@ -240,12 +229,10 @@ async fn calling_and_awaiting(
 ) -> Result<Outcome, JsValue> {
     let store = wait.journal.clone().or_else(|| call.journal.clone());
     let started = match journal_of("callAndAwait", client.as_ref(), store)? {
-        None => api::call_and_await(client, name, args, call, wait).map(|run| Box::pin(plain(run)) as _),
-        Some(j) => journal::call_and_await(client, j, name, args, call, wait).map(|run| Box::pin(journaled(run)) as _),
+        None => api::call_and_await(client, name, args, call, wait).map(Call::Plain),
+        Some(j) => journal::call_and_await(client, j, name, args, call, wait).map(Call::Journaled),
     };
-    let run: std::pin::Pin<Box<dyn std::future::Future<Output = Result<Outcome, JsValue>>>> =
-        started.map_err(|m| type_error("callAndAwait", &m))?;
-    run.await
+    outcome(started.map_err(|m| type_error("callAndAwait", &m))).await
 }
 
 /// The error of a one-request call's outcome, or what it acknowledged.

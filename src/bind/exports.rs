@@ -7,54 +7,25 @@ use super::read::{self, Check};
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
-use crate::shell::api::{self, Driving, Settled};
+use crate::shell::api;
 use crate::shell::client::Client;
 use crate::shell::journal::{self, Journal, Journaling};
 use crate::shell::live::{count, Counter};
-use crate::shell::outcome::outcome_to_js;
+use crate::shell::settle::{settle, type_error, Call};
 use crate::shell::timer::armed_count;
 use crate::shell::values::{field, is_plain_object, js_string};
 use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// A `TypeError` "function: message".
-fn type_error(what: &str, message: &str) -> JsValue {
-    js_sys::TypeError::new(&[what, ": ", message].concat()).into()
-}
-
 /// Reads the arguments with `read`; a mistake is the `TypeError` to reject with.
 fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue> {
     read().map_err(|m| type_error(what, &m))
 }
 
-/// A call on its way: the engine's, or a journaled one.
-enum Call {
-    /// Without a journal.
-    Plain(Driving),
-    /// With the `journal` option.
-    Journaled(Journaling),
-}
-
-/// A call that started (or the `TypeError` its arguments got).
-type Started = Result<Call, JsValue>;
-
-/// The promise's settlement: the tagged outcome, or the rejection. One boxed future for every export:
-/// each export's `async fn` only hands its arguments (by value) to its start, a plain function that
-/// reads them and returns this future, and awaits it — so each export's own future (and the one
-/// wasm-bindgen-futures wraps it in) holds its arguments or this box, nothing more, and its code is a
-/// call and a poll (code size and memory per call).
-#[inline(never)]
-fn settle(started: Started) -> Journaling {
-    match started {
-        Err(e) => Box::pin(std::future::ready(Err(e))),
-        Ok(Call::Plain(run)) => Box::pin(async move {
-            let settled: Settled = run.await;
-            settled.map(|o| outcome_to_js(&o))
-        }),
-        Ok(Call::Journaled(run)) => run,
-    }
-}
+// Each export's `async fn` only hands its arguments (by value) to its start, a plain function that
+// reads them and returns the one settling future (`settle`), and awaits it: each export's own future
+// (and the one wasm-bindgen-futures wraps it in) holds its arguments or that box, nothing more.
 
 /// Sends a task-augmented `tools/call` (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = callTool, skip_typescript)]

@@ -13,6 +13,7 @@ pub mod live;
 pub mod options;
 pub mod outcome;
 pub mod run;
+pub mod settle;
 pub mod signals;
 pub mod timer;
 pub mod values;

@@ -340,10 +340,9 @@ impl Run {
 
     /// The next event for the machine: the inbox first, then whatever settled, then the timer.
     fn next_event(&mut self, cx: &mut Context<'_>) -> Poll<Event<JsValue>> {
-        if let Some(e) = self.inbox.pop() {
+        if let Poll::Ready(e) = self.inbox.poll_next(cx) {
             return Poll::Ready(e);
         }
-        *self.inbox.waker.borrow_mut() = Some(cx.waker().clone());
         for i in 0..self.in_flight.len() {
             let Some(f) = self.in_flight.get_mut(i) else { break };
             if let Poll::Ready(settled) = f.reply.as_mut().poll(cx) {

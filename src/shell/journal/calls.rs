@@ -194,5 +194,5 @@ pub fn call_and_await(
 /// A `TypeError` "awaitTask: message" (a check that passed before the wait went on fails: cannot
 /// happen, but is never a panic).
 fn type_error(message: String) -> JsValue {
-    js_sys::TypeError::new(&["awaitTask: ", &message].concat()).into()
+    crate::shell::settle::type_error("awaitTask", &message)
 }
