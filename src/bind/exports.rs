@@ -1,20 +1,24 @@
 //! The module's exports, as the package entries re-export them (the declarations are in
-//! `types.d.ts`). The async functions are `async fn`s: wasm-bindgen-futures turns each into a
-//! promise that resolves with the tagged outcome, or rejects with a `TypeError` (bad arguments, nothing
-//! sent), the caller's abort reason, or what an application callback threw.
+//! `types.d.ts`). Each async function returns the promise of [`promised`] (held by the registry, so it
+//! settles even if the module cannot), which resolves with the tagged outcome, or rejects with a
+//! `TypeError` (bad arguments, nothing sent), the caller's abort reason, or what an application
+//! callback threw. Every export first checks that the stack has room for it ([`roomy`]).
 
 use super::read::{self, Check};
+use super::registry::{self, promised, roomy, Bound};
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::api;
 use crate::shell::client::Client;
-use crate::shell::journal::{self, Journal, Journaling};
+use crate::shell::journal::{self, Journal};
 use crate::shell::live::{count, Counter};
+use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
+use crate::shell::outcome::{plain_object, Field};
 use crate::shell::settle::{settle, type_error, Call};
 use crate::shell::timer::armed_count;
 use crate::shell::values::{field, is_plain_object, js_string};
-use serde::Serialize;
+use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -23,116 +27,115 @@ fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue>
     read().map_err(|m| type_error(what, &m))
 }
 
-// Each export's `async fn` only hands its arguments (by value) to its start, a plain function that
-// reads them and returns the one settling future (`settle`), and awaits it: each export's own future
-// (and the one wasm-bindgen-futures wraps it in) holds its arguments or that box, nothing more.
+// Each async export is a plain function returning the promise of [`promised`]: it reads its arguments
+// (a mistake rejects with a `TypeError`, never a synchronous throw) and starts the call, whose end
+// settles the promise. The registry bounds a call by its deadline and signal (a journaled call waits
+// on application stores, so the journal's calls are bounded by their own rules: no registry bound).
 
 /// Sends a task-augmented `tools/call` (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = callTool, skip_typescript)]
-pub async fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    start_call_tool(client, name, args, options).await
-}
-
-#[inline(never)]
-fn start_call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Journaling {
-    let (client, name, args, options) = (&client, &name, &args, &options);
-    settle(checked("callTool", || {
-        let journal = read::journal(field(options, "journal"), client)?;
-        let (c, n, a, o) =
-            (read::client(client)?, read::name(name, "tool name")?, read::args(args)?, read::call_options(options)?);
-        Ok(match journal {
-            None => Call::Plain(api::call_tool(c, &n, a, o)),
-            Some(j) => Call::Journaled(journal::call_tool(c, j, &n, a, o)),
+pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Promise {
+    promised(|| {
+        checked("callTool", || {
+            let journal = read::journal(field(&options, "journal"), &client)?;
+            let (c, n, a, o) = (
+                read::client(&client)?,
+                read::name(&name, "tool name")?,
+                read::args(&args)?,
+                read::call_options(&options)?,
+            );
+            Ok(match journal {
+                None => {
+                    let b = Bound::of(o.timeout, o.signal.as_ref());
+                    (settle(Ok(Call::Plain(api::call_tool(c, &n, a, o)))), b)
+                }
+                Some(j) => (journal::call_tool(c, j, &n, a, o), Bound::NONE),
+            })
         })
-    }))
+    })
 }
 
 /// Waits for a task to finish (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = awaitTask, skip_typescript)]
-pub async fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    start_await_task(client, status_or_task_id, options).await
-}
-
-#[inline(never)]
-fn start_await_task(client: JsValue, seed: JsValue, options: JsValue) -> Journaling {
-    let (client, seed, options) = (&client, &seed, &options);
-    settle(checked("awaitTask", || {
-        let journal = read::journal(field(options, "journal"), client)?;
-        let c = read::client(client)?;
-        let mut o = read::await_options(options)?;
-        Ok(match journal {
-            None => {
-                o.answered = read::answered(options)?;
-                Call::Plain(api::await_task(c, read::seed(seed)?, o)?)
-            }
-            Some(j) => Call::Journaled(journal::await_task(c, j, read::seed(seed)?, o)?),
+pub fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Promise {
+    promised(|| {
+        checked("awaitTask", || {
+            let journal = read::journal(field(&options, "journal"), &client)?;
+            let c = read::client(&client)?;
+            let mut o = read::await_options(&options)?;
+            let seed = read::seed(&status_or_task_id)?;
+            Ok(match journal {
+                None => {
+                    o.answered = read::answered(&options)?;
+                    let b = Bound::of(o.timeout, o.signal.as_ref());
+                    (settle(Ok(Call::Plain(api::await_task(c, seed, o)?))), b)
+                }
+                Some(j) => (journal::await_task(c, j, seed, o)?, Bound::NONE),
+            })
         })
-    }))
+    })
 }
 
 /// `callTool`, then `awaitTask` on a created task (see the README); journaled with a `journal` option
 /// (on the wait's options, else on the call's).
 #[wasm_bindgen(js_name = callAndAwait, skip_typescript)]
-pub async fn call_and_await(
+pub fn call_and_await(
     client: JsValue,
     name: JsValue,
     args: JsValue,
     call_options: JsValue,
     await_options: JsValue,
-) -> Result<JsValue, JsValue> {
-    start_call_and_await(client, name, args, call_options, await_options).await
+) -> Promise {
+    promised(|| {
+        checked("callAndAwait", || {
+            let (call, wait) = (&call_options, &await_options);
+            let value = field(wait, "journal").filter(|v| !v.is_null()).or_else(|| field(call, "journal"));
+            let journal = read::journal(value, &client)?;
+            let c = read::client(&client)?;
+            let n = read::name(&name, "tool name")?;
+            let a = read::args(&args)?;
+            let (co, wo) = (read::call_options(call)?, read::await_options(wait)?);
+            Ok(match journal {
+                None => {
+                    let b = both_bound(&co, &wo);
+                    (settle(Ok(Call::Plain(api::call_and_await(c, &n, a, co, wo)?))), b)
+                }
+                Some(j) => (journal::call_and_await(c, j, &n, a, co, wo)?, Bound::NONE),
+            })
+        })
+    })
 }
 
-#[inline(never)]
-fn start_call_and_await(client: JsValue, name: JsValue, args: JsValue, call: JsValue, wait: JsValue) -> Journaling {
-    let (client, name, args, call, wait) = (&client, &name, &args, &call, &wait);
-    settle(checked("callAndAwait", || {
-        let value = field(wait, "journal").filter(|v| !v.is_null()).or_else(|| field(call, "journal"));
-        let journal = read::journal(value, client)?;
-        let c = read::client(client)?;
-        let n = read::name(name, "tool name")?;
-        let a = read::args(args)?;
-        let (co, wo) = (read::call_options(call)?, read::await_options(wait)?);
-        Ok(match journal {
-            None => Call::Plain(api::call_and_await(c, &n, a, co, wo)?),
-            Some(j) => Call::Journaled(journal::call_and_await(c, j, &n, a, co, wo)?),
-        })
-    }))
+/// `callAndAwait`'s bound: both parts' deadlines one after the other; the call's signal only when it
+/// ends the whole call (a signal of one part alone does not end the other).
+fn both_bound(call: &CallOptions, wait: &AwaitOptions) -> Bound {
+    let (c, w) = (Bound::of(call.timeout, None), Bound::of(wait.timeout, None));
+    let signal = call.signal.as_ref().filter(|_| wait.signal.is_none());
+    Bound { timeout_ms: c.timeout_ms + w.timeout_ms, ..Bound::of(None, signal) }
 }
 
 /// The tasks a journal holds that can be resumed (see the README).
 #[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
-pub async fn pending_tasks(journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    start_pending_tasks(journal, options).await
-}
-
-#[inline(never)]
-fn start_pending_tasks(journal: JsValue, options: JsValue) -> Journaling {
-    match checked("pendingTasks", || read::store(&journal)) {
-        Err(e) => Box::pin(std::future::ready(Err(e))),
-        Ok(store) => {
-            let listing = journal::pending_tasks(store, field(&options, "server"));
-            Box::pin(async move { Ok(listing.await?.into()) })
-        }
-    }
+pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promise {
+    promised(|| {
+        let store = checked("pendingTasks", || read::store(&journal))?;
+        let listing = journal::pending_tasks(store, field(&options, "server"));
+        Ok((Box::pin(async move { Ok(listing.await?.into()) }), Bound::NONE))
+    })
 }
 
 /// Awaits every pending task of the client's server in a journal (see the README).
 #[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
-pub async fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    start_resume_tasks(client, journal, options).await
-}
-
-#[inline(never)]
-fn start_resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Journaling {
-    let resuming = checked("resumeTasks", || {
-        let server = read::server(&client)?;
-        let on_outcome = read::on_outcome(&options)?;
-        let store = read::store(&journal)?;
-        let (c, o) = (read::client(&client)?, read::await_options(&options)?);
-        Ok(journal::resume_tasks(c, Journal { store, server }, o, on_outcome))
-    });
-    resuming.unwrap_or_else(|e| Box::pin(std::future::ready(Err(e))))
+pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promise {
+    promised(|| {
+        checked("resumeTasks", || {
+            let server = read::server(&client)?;
+            let on_outcome = read::on_outcome(&options)?;
+            let store = read::store(&journal)?;
+            let (c, o) = (read::client(&client)?, read::await_options(&options)?);
+            Ok((journal::resume_tasks(c, Journal { store, server }, o, on_outcome), Bound::NONE))
+        })
+    })
 }
 
 /// Reads the client, the task id and the options of a one-request function.
@@ -142,117 +145,109 @@ fn step_args(
     client: &JsValue,
     task_id: &JsValue,
     options: &JsValue,
-) -> Result<(Rc<dyn Client>, String, crate::shell::options::StepOptions), JsValue> {
+) -> Result<(Rc<dyn Client>, String, StepOptions, Bound), JsValue> {
     checked(what, || {
         let c = read::client(client)?;
         let id = read::name(task_id, "task id")?;
-        Ok((c as Rc<dyn Client>, id, read::step_options(options)?))
+        let o = read::step_options(options)?;
+        let b = Bound::of(o.timeout, o.signal.as_ref());
+        Ok((c as Rc<dyn Client>, id, o, b))
     })
 }
 
 /// Reads a task's status once (`tasks/get`).
 #[wasm_bindgen(js_name = getTask, skip_typescript)]
-pub async fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    start_get_task(client, task_id, options).await
-}
-
-#[inline(never)]
-fn start_get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Journaling {
-    settle(step_args("getTask", &client, &task_id, &options).map(|(c, id, o)| Call::Plain(api::get_task(c, &id, o))))
+pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promise {
+    promised(|| {
+        let (c, id, o, b) = step_args("getTask", &client, &task_id, &options)?;
+        Ok((settle(Ok(Call::Plain(api::get_task(c, &id, o)))), b))
+    })
 }
 
 /// Answers input requests by hand (`tasks/update`).
 #[wasm_bindgen(js_name = updateTask, skip_typescript)]
-pub async fn update_task(
-    client: JsValue,
-    task_id: JsValue,
-    responses: JsValue,
-    options: JsValue,
-) -> Result<JsValue, JsValue> {
-    start_update_task(client, task_id, responses, options).await
-}
-
-#[inline(never)]
-fn start_update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Journaling {
-    let started = if is_plain_object(&responses) {
-        step_args("updateTask", &client, &task_id, &options)
-            .map(|(c, id, o)| Call::Plain(api::update_task(c, &id, responses, o)))
-    } else {
-        Err(type_error("updateTask", "responses must be an object (key → response)"))
-    };
-    settle(started)
+pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Promise {
+    promised(|| {
+        if !is_plain_object(&responses) {
+            return Err(type_error("updateTask", "responses must be an object (key → response)"));
+        }
+        let (c, id, o, b) = step_args("updateTask", &client, &task_id, &options)?;
+        Ok((settle(Ok(Call::Plain(api::update_task(c, &id, responses, o)))), b))
+    })
 }
 
 /// Asks the server to cancel a task (`tasks/cancel`).
 #[wasm_bindgen(js_name = cancelTask, skip_typescript)]
-pub async fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    start_cancel_task(client, task_id, options).await
+pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promise {
+    promised(|| {
+        let (c, id, o, b) = step_args("cancelTask", &client, &task_id, &options)?;
+        Ok((settle(Ok(Call::Plain(api::cancel_task(c, &id, o)))), b))
+    })
 }
 
-#[inline(never)]
-fn start_cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Journaling {
-    settle(
-        step_args("cancelTask", &client, &task_id, &options).map(|(c, id, o)| Call::Plain(api::cancel_task(c, &id, o))),
-    )
-}
-
-/// What `liveCounts()` returns.
-#[derive(Serialize)]
-struct LiveCounts {
-    runs: u32,
-    requests: u32,
-    asks: u32,
-    streams: u32,
-    timers: u32,
-}
-
-/// What the module holds right now: `{runs, requests, asks, streams, timers}`.
+/// What the module holds right now: `{runs, requests, asks, streams, timers, calls, failed}`.
 #[wasm_bindgen(js_name = liveCounts, skip_typescript)]
-pub fn live_counts() -> JsValue {
-    let counts = LiveCounts {
-        runs: count(Counter::Runs),
-        requests: count(Counter::Requests),
-        asks: count(Counter::Asks),
-        streams: count(Counter::Streams),
-        timers: armed_count(),
-    };
-    counts.serialize(&serde_wasm_bindgen::Serializer::new()).unwrap_or(JsValue::UNDEFINED)
+pub fn live_counts() -> Result<JsValue, JsValue> {
+    roomy()?;
+    let n = |what| Field::Num(f64::from(count(what)));
+    let failed = registry::failed();
+    Ok(plain_object(&[
+        ("runs", n(Counter::Runs)),
+        ("requests", n(Counter::Requests)),
+        ("asks", n(Counter::Asks)),
+        ("streams", n(Counter::Streams)),
+        ("timers", Field::Num(f64::from(armed_count()))),
+        ("calls", Field::Num(f64::from(registry::pending()))),
+        ("failed", Field::Js(&failed)),
+    ]))
 }
 
 /// `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}` (`base` is not modified).
 #[wasm_bindgen(skip_typescript)]
-pub fn capabilities(base: JsValue) -> JsValue {
-    with_tasks_extension(Some(&base))
+pub fn capabilities(base: JsValue) -> Result<JsValue, JsValue> {
+    roomy()?;
+    Ok(with_tasks_extension(Some(&base)))
 }
 
 /// `true` when a `server/discover` result (or a `capabilities` object) advertises the tasks extension.
 #[wasm_bindgen(js_name = serverSupports, skip_typescript)]
-pub fn server_supports(value: JsValue) -> bool {
-    supports(&value)
+pub fn server_supports(value: JsValue) -> Result<bool, JsValue> {
+    roomy()?;
+    Ok(supports(&value))
 }
 
-/// `{tag: "ok"}` or `{tag: "error", message}`.
-fn validation(result: Result<(), String>) -> JsValue {
-    match result {
+/// `{tag: "ok"}` or `{tag: "error", message}` (the check runs only with room on the stack).
+fn validation(check: fn(&JsValue) -> Result<(), String>, value: &JsValue) -> Result<JsValue, JsValue> {
+    roomy()?;
+    Ok(match check(value) {
         Ok(()) => JsValue::object(vec![("tag", js_string("ok"))]),
         Err(m) => JsValue::object(vec![("tag", js_string("error")), ("message", JsValue::from_str(&m))]),
-    }
+    })
 }
 
 /// Checks an `ElicitResult` (what a `form` or `url` handler answers).
 #[wasm_bindgen(js_name = validateElicitResult, skip_typescript)]
-pub fn validate_elicit_result(value: JsValue) -> JsValue {
-    validation(check_elicit_result(&value))
+pub fn validate_elicit_result(value: JsValue) -> Result<JsValue, JsValue> {
+    validation(check_elicit_result, &value)
 }
 
 /// Checks a `CreateMessageResult` (what a `sampling` handler answers).
 #[wasm_bindgen(js_name = validateCreateMessageResult, skip_typescript)]
-pub fn validate_create_message_result(value: JsValue) -> JsValue {
-    validation(check_create_message_result(&value))
+pub fn validate_create_message_result(value: JsValue) -> Result<JsValue, JsValue> {
+    validation(check_create_message_result, &value)
 }
 
 /// Checks a `ListRootsResult` (what a `roots` handler answers).
 #[wasm_bindgen(js_name = validateListRootsResult, skip_typescript)]
-pub fn validate_list_roots_result(value: JsValue) -> JsValue {
-    validation(check_list_roots_result(&value))
+pub fn validate_list_roots_result(value: JsValue) -> Result<JsValue, JsValue> {
+    validation(check_list_roots_result, &value)
+}
+
+/// Test builds only (cargo feature `trap-test`, never in the npm package): traps the module in its
+/// timer's callback `delay_ms` from now, while the timer's state is borrowed — every call's timers die
+/// with it, as a real trap there would leave them.
+#[cfg(feature = "trap-test")]
+#[wasm_bindgen(js_name = __trapInTimer, skip_typescript)]
+pub fn trap_in_timer(delay_ms: u32) {
+    crate::shell::timer::trap_at(crate::shell::clock::now() + u64::from(delay_ms));
 }

@@ -4,6 +4,7 @@
 
 mod exports;
 mod read;
+mod registry;
 
 /// The TypeScript declarations of the public API, emitted into the generated `.d.ts`.
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]

@@ -347,6 +347,10 @@ export interface LiveCounts {
   streams: number;
   /** Armed timers (the module arms at most one, for all its calls). */
   timers: number;
+  /** Promises of the async functions not settled yet (held by the package's registry, outside the module). */
+  calls: number;
+  /** `null` while the module works; the Error every call rejects with once it failed (a trap: see the README). */
+  failed: Error | null;
 }
 
 // The async API: the module's `#[wasm_bindgen] pub async fn` exports (src/bind/exports.rs), declared

@@ -1,65 +1,149 @@
-//! The tagged outcome objects, built with serde-wasm-bindgen from serde-derived shapes. Results,
-//! statuses, responses and rejection values are passed through as the very JS values that arrived
+//! The tagged outcome objects, built with serde-wasm-bindgen. Results, statuses, responses and
+//! rejection values are passed through as the very JS values that arrived
 //! (`serde_wasm_bindgen::preserve`): a 5 MB result stays the same object and is never walked.
+//!
+//! Each shape is written as a map of named fields ([`Field`]), not through serde's struct
+//! serialization: serde-wasm-bindgen keeps a struct's field names in a `RefCell`ed cache, which a JS
+//! exception at the stack limit could leave borrowed (and which costs 1.7 KB gzip).
 
 use crate::engine::{Cause, Failure, Outcome};
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use wasm_bindgen::JsValue;
+
+/// One field value of an object the module builds.
+pub enum Field<'a> {
+    /// A string.
+    Str(&'a str),
+    /// A number.
+    Num(f64),
+    /// A JS value, as is.
+    Js(&'a JsValue),
+    /// A nested object.
+    Error(&'a ErrorObject<'a>),
+    /// A nested cause.
+    Cause(&'a CauseObject<'a>),
+}
+
+impl Serialize for Field<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Field::Str(v) => s.serialize_str(v),
+            Field::Num(n) => s.serialize_f64(*n),
+            Field::Js(v) => js(v, s),
+            Field::Error(e) => e.serialize(s),
+            Field::Cause(c) => c.serialize(s),
+        }
+    }
+}
+
+/// Writes the fields that are present as one plain object, in order.
+fn object<S: Serializer>(s: S, fields: &[(&str, Option<Field<'_>>)]) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(None)?;
+    for (key, value) in fields {
+        if let Some(v) = value {
+            map.serialize_entry(key, v)?;
+        }
+    }
+    map.end()
+}
+
+/// An object of `fields` (all present), as a JS value.
+pub fn plain_object(fields: &[(&str, Field<'_>)]) -> JsValue {
+    struct All<'a>(&'a [(&'a str, Field<'a>)]);
+    impl Serialize for All<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut map = s.serialize_map(None)?;
+            for (key, value) in self.0 {
+                map.serialize_entry(key, value)?;
+            }
+            map.end()
+        }
+    }
+    to_js(&All(fields))
+}
 
 /// A JS value, as is.
 fn js<S: Serializer>(v: &JsValue, s: S) -> Result<S::Ok, S::Error> {
     serde_wasm_bindgen::preserve::serialize(v, s)
 }
 
-/// A JS value, as is (only called for `Some`: the fields using it skip `None`).
-fn js_some<S: Serializer>(v: &Option<JsValue>, s: S) -> Result<S::Ok, S::Error> {
-    js(v.as_ref().unwrap_or(&JsValue::UNDEFINED), s)
-}
-
 /// `{tag, result?, status?, error?}`.
-#[derive(Serialize)]
 struct Tagged<'a> {
     tag: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
     result: Option<JsValue>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
     status: Option<JsValue>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<ErrorObject<'a>>,
 }
 
+impl Serialize for Tagged<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        object(
+            s,
+            &[
+                ("tag", Some(Field::Str(self.tag))),
+                ("result", self.result.as_ref().map(Field::Js)),
+                ("status", self.status.as_ref().map(Field::Js)),
+                ("error", self.error.as_ref().map(Field::Error)),
+            ],
+        )
+    }
+}
+
 /// `{code, message, data?, kind, cause?}`.
-#[derive(Serialize)]
-struct ErrorObject<'a> {
+pub struct ErrorObject<'a> {
     /// A number (JSON-RPC codes are safe integers); not an `i64`, whose serializer formats an error
     /// message for out-of-range values.
     code: f64,
     message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
     data: Option<JsValue>,
     kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
     cause: Option<CauseObject<'a>>,
+}
+
+impl Serialize for ErrorObject<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        object(
+            s,
+            &[
+                ("code", Some(Field::Num(self.code))),
+                ("message", Some(Field::Str(self.message))),
+                ("data", self.data.as_ref().map(Field::Js)),
+                ("kind", Some(Field::Str(self.kind))),
+                ("cause", self.cause.as_ref().map(Field::Cause)),
+            ],
+        )
+    }
 }
 
 /// `error.cause`: `{type, …}` — one shape for every cause type (its fields in this order, each present
 /// only where the type has it; a status that is "none" is `null`), so one serializer serves them all.
-#[derive(Serialize, Default)]
-struct CauseObject<'a> {
-    #[serde(rename = "type")]
+#[derive(Default)]
+pub struct CauseObject<'a> {
     kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
     method: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
     key: Option<JsValue>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
     reason: Option<JsValue>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
     error: Option<JsValue>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
     response: Option<JsValue>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "js_some")]
     status: Option<JsValue>,
+}
+
+impl Serialize for CauseObject<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        object(
+            s,
+            &[
+                ("type", Some(Field::Str(self.kind))),
+                ("method", self.method.map(Field::Str)),
+                ("key", self.key.as_ref().map(Field::Js)),
+                ("reason", self.reason.as_ref().map(Field::Js)),
+                ("error", self.error.as_ref().map(Field::Js)),
+                ("response", self.response.as_ref().map(Field::Js)),
+                ("status", self.status.as_ref().map(Field::Js)),
+            ],
+        )
+    }
 }
 
 /// A status that may be none: `null` then.
@@ -125,5 +209,7 @@ pub fn outcome_to_js(o: &Outcome<JsValue>) -> JsValue {
 
 /// `value` as a JS value (plain objects for structs). Serializing these shapes cannot fail.
 fn to_js<T: Serialize>(value: &T) -> JsValue {
-    value.serialize(&serde_wasm_bindgen::Serializer::new()).unwrap_or(JsValue::UNDEFINED)
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
+        .unwrap_or(JsValue::UNDEFINED)
 }

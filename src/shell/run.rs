@@ -33,12 +33,20 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 
 thread_local! {
+    /// Set for good when the module is declared failed (the JS exports' registry, after a trap): every
+    /// run stops where it is — nothing more is sent, called or settled by it.
+    static HALTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// What a client without `clientCapabilities` declares: one frozen object for every call.
     static DEFAULT_CAPABILITIES: JsValue = {
         let v = with_tasks_extension::<JsValue>(None);
         deep_freeze(&v);
         v
     };
+}
+
+/// Stops every run for good (the module failed: its calls were settled without it).
+pub fn halt() {
+    HALTED.with(|h| h.set(true));
 }
 
 /// Events pushed to a run from outside its poll (abort listeners), and by the driver itself.
@@ -191,6 +199,9 @@ impl Future for Run {
 
     /// Moves the machine event by event until it finishes.
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if HALTED.with(std::cell::Cell::get) {
+            return Poll::Pending;
+        }
         let run = self.get_mut();
         loop {
             run.arm();

@@ -159,12 +159,30 @@ fn arm() {
     });
 }
 
+#[cfg(feature = "trap-test")]
+thread_local! {
+    /// Test builds only: when the timer traps (see [`trap_at`]).
+    static TRAP_AT: std::cell::Cell<Millis> = const { std::cell::Cell::new(Millis::MAX) };
+}
+
+/// Test builds only: the timer's callback traps once `at` has come, with the scheduler borrowed (so
+/// every sleeper of the module dies with it). A sleep is armed for `at` (and leaked) to get there.
+#[cfg(feature = "trap-test")]
+pub fn trap_at(at: Millis) {
+    TRAP_AT.with(|t| t.set(at));
+    std::mem::forget(sleep_until(at));
+}
+
 /// The timer fired: wakes every due sleeper, then re-arms.
 fn fire() {
     let t = now();
     let mut due = Vec::new();
     let spent = SCHEDULER.with(|cell| {
         let mut s = cell.borrow_mut();
+        #[cfg(feature = "trap-test")]
+        if TRAP_AT.with(std::cell::Cell::get) <= t {
+            core::arch::wasm32::unreachable();
+        }
         while s.heap.peek().is_some_and(|Reverse(e)| e.0 <= t) {
             if let Some(Reverse(e)) = s.heap.pop() {
                 if e.2.strong_count() == 0 {
@@ -188,7 +206,8 @@ fn fire() {
     arm();
 }
 
-/// `1` while the timer is armed, else `0` (for `liveCounts()`).
+/// `1` while the timer is armed, else `0` (for `liveCounts()`; `0` when its state cannot be read — only
+/// after a trap left it borrowed).
 pub fn armed_count() -> u32 {
-    SCHEDULER.with(|s| u32::from(s.borrow().armed.is_some()))
+    SCHEDULER.with(|s| s.try_borrow().map_or(0, |s| u32::from(s.armed.is_some())))
 }

@@ -49,9 +49,9 @@ export function show(v, depth = 0) {
   }
 }
 
-const ZERO = { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0 };
+const ZERO = { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0, calls: 0, failed: null };
 /** What liveCounts() shows while only the background wait of the parallel pass runs. */
-const WITH_BACKGROUND = { runs: 1, requests: 0, asks: 0, streams: 0, timers: 1 };
+const WITH_BACKGROUND = { runs: 1, requests: 0, asks: 0, streams: 0, timers: 1, calls: 1, failed: null };
 const sameCounts = (a, b) => a && Object.keys(b).length === Object.keys(a).length && Object.keys(b).every((k) => a[k] === b[k]);
 
 // ---- wire values ------------------------------------------------------------------------------

@@ -255,5 +255,5 @@ test("a listen stream that acknowledges and goes silent gets safety reads every 
   assert.equal(out.tag, "ok");
   assert.equal(reads, 3, "the resync read, then two safety reads");
   assert.ok(took >= 110 && took < 600, `took ${took} ms`);
-  assert.deepEqual(lib.liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0 });
+  assert.deepEqual(lib.liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0, calls: 0, failed: null });
 });

@@ -119,7 +119,7 @@ test("awaitTask over a hostile fetch ends with its documented outcome and leaves
   assert.equal(out.tag, "error");
   assert.equal(out.error.code, -32000);
   assert.equal(out.error.cause.type, "request_failed");
-  assert.deepEqual(liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0 });
+  assert.deepEqual(liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0, calls: 0, failed: null });
 });
 
 test("a 503 with Retry-After is re-issued after it; the outcome after retries is the last HTTP error", async () => {

@@ -105,5 +105,5 @@ test("the outcome does not wait for a stream whose return() never settles", asyn
   // Closing happened, without being awaited: the signal aborted, return() called once.
   assert.ok(signal.aborted);
   assert.equal(iterator.returned, 1);
-  assert.deepEqual(lib.liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0 });
+  assert.deepEqual(lib.liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0, calls: 0, failed: null });
 });

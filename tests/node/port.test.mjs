@@ -50,7 +50,7 @@ test("an extension-style port: messages through onMessage, a disconnect fails wh
   assert.equal(out.tag, "error");
   assert.equal(out.error.code, -32000);
   assert.equal(out.error.cause.error.name, "McpPortError");
-  assert.deepEqual(liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0 });
+  assert.deepEqual(liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0, calls: 0, failed: null });
   assert.throws(() => portClient({}), TypeError);
   assert.throws(() => portClient({ postMessage() {} }), TypeError);
   assert.equal((await rejection(client.request("ping", {}))).name, "McpPortError");

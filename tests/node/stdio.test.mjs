@@ -74,7 +74,7 @@ test("a server that exits mid-wait: the transport outcome with its exit code and
   assert.match(out.error.data.stderr, /about to exit on purpose/);
   assert.ok(performance.now() - started < 1000, "not re-issued: a closed channel is not transient");
   assert.equal((await rejection(client.request("ping", {}))).name, "McpStdioError");
-  assert.deepEqual(liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0 });
+  assert.deepEqual(liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0, calls: 0, failed: null });
 });
 
 test("close() ends stdin and the server exits; the {stdin, stdout} form over a process of our own", async () => {

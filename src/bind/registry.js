@@ -1,0 +1,210 @@
+// The promises of the module's async exports, held here — not in the module — so that they settle
+// even when the module cannot. An export opens its promise here (`open`), hands it its bound
+// (`bound`: the call's deadline and abort signal) and settles it through `settle` when its Rust future
+// ends. If the module ever traps, the futures it was driving never end: then this registry rejects
+// every call in flight with one Error, and every later call at once ("failed"). It knows the module
+// failed when
+//   - a call is still pending SLACK_MS after its deadline, or SLACK_MS after its signal aborted (the
+//     module enforces both with its own timers; only a module that stopped misses them), or
+//   - a page's or worker's `error` (or `unhandledrejection`) event carries a `WebAssembly.RuntimeError`
+//     thrown by this module (never a process-wide handler in Node).
+// Its one timer is the backstop the module's own timer cannot be (it must run when the module cannot):
+// armed only while a call with a bound is registered. Nothing here decides anything about a task.
+//
+// `cramped` guards every export's entry: an export entered near the JS stack limit would overflow
+// inside the module, and an exception that unwinds through wasm frames leaves the module's state
+// (its shadow stack, a `RefCell` borrow) behind. So each export first checks, here, that a probe of
+// PROBE_SLOTS stack slots (more than the module's own deepest synchronous path) fits, and otherwise
+// refuses at once: a RangeError thrown (sync exports) or a promise rejected with it (async ones),
+// before any of its code runs.
+
+const SLACK_MS = 1000;
+const PROBE_SLOTS = 4096;
+
+/** promise → {resolve, reject, due, signal} of every call in flight. */
+const calls = new Map();
+/** The Error every call rejects with once the module failed (undefined while it works). */
+let failure;
+/** The RangeError of the last probe that did not fit (what a call refused near the stack limit rejects with). */
+let overflow;
+/** The backstop timer, and the time it is armed for. */
+let timer;
+let timerAt = Infinity;
+/** signal → the calls it bounds (one abort listener per signal). */
+const watched = new Map();
+/** What the module asked to be told when it fails (it stops its runs). */
+let halt;
+/** Where this module's wasm frames come from, as stack traces name them (learned at the first call). */
+let origin;
+let listening = false;
+
+const probe = new Array(PROBE_SLOTS);
+function nothing() {}
+
+/** undefined when the stack has room for an export's synchronous part, else the RangeError of the probe. */
+export function cramped() {
+  try {
+    nothing.apply(undefined, probe);
+    return undefined;
+  } catch (e) {
+    return (overflow = e);
+  }
+}
+
+/** A new pending promise for an export's call, or undefined when the call must not start: the module
+ * failed, or the stack has no room (`refused()` then gives the rejected promise). */
+export function open(onFail) {
+  if (failure || cramped() !== undefined) return undefined;
+  if (!listening) listen(onFail);
+  let entry;
+  const promise = new Promise((resolve, reject) => {
+    entry = { resolve, reject, due: Infinity, signal: undefined };
+  });
+  calls.set(promise, entry);
+  return promise;
+}
+
+/** The promise of a call that may not start: rejected with the module's failure, or the stack overflow. */
+export function refused() {
+  return Promise.reject(failure ?? overflow);
+}
+
+/** Bounds a call: `timeoutMs` from now (Infinity: none), and `signal`'s abort (when given). */
+export function bound(promise, timeoutMs, signal) {
+  const entry = calls.get(promise);
+  if (!entry) return;
+  const now = performance.now();
+  if (timeoutMs < Infinity) entry.due = now + timeoutMs + SLACK_MS;
+  if (signal) {
+    if (signal.aborted === true) entry.due = Math.min(entry.due, now + SLACK_MS);
+    else watch(signal, entry);
+  }
+  if (entry.due < timerAt) arm(entry.due);
+}
+
+/** Settles a call with what its Rust future ended with (a call already settled is left alone). */
+export function settle(promise, ok, value) {
+  const entry = calls.get(promise);
+  if (!entry) return;
+  forget(promise, entry);
+  (ok ? entry.resolve : entry.reject)(value);
+}
+
+/** How many calls are in flight (for `liveCounts()`). */
+export function pending() {
+  return calls.size;
+}
+
+/** The Error the module failed with, or null. */
+export function failed() {
+  return failure ?? null;
+}
+
+function forget(promise, entry) {
+  calls.delete(promise);
+  if (entry.signal) unwatch(entry);
+  if (calls.size === 0 && timer !== undefined) {
+    clearTimeout(timer);
+    timer = undefined;
+    timerAt = Infinity;
+  }
+}
+
+function arm(at) {
+  if (timer !== undefined) clearTimeout(timer);
+  timerAt = at;
+  timer = setTimeout(backstop, Math.max(0, at - performance.now()));
+}
+
+/** The timer fired: a call past its bound means the module stopped; else re-arm for the next bound. */
+function backstop() {
+  timer = undefined;
+  timerAt = Infinity;
+  const now = performance.now();
+  let next = Infinity;
+  for (const entry of calls.values()) {
+    if (entry.due <= now) return fail(new Error("mcp-tasks-wasm: the module failed to settle a call within 1 s of its deadline or its signal's abort"));
+    next = Math.min(next, entry.due);
+  }
+  if (next < Infinity) arm(next);
+}
+
+function watch(signal, entry) {
+  let bounded = watched.get(signal);
+  if (!bounded) {
+    bounded = new Set();
+    const listener = () => aborted(signal);
+    try {
+      signal.addEventListener("abort", listener);
+    } catch {
+      return; // a duck-typed signal that cannot be watched: the deadline still bounds the call
+    }
+    bounded.listener = listener;
+    watched.set(signal, bounded);
+  }
+  bounded.add(entry);
+  entry.signal = signal;
+}
+
+function unwatch(entry) {
+  const signal = entry.signal;
+  const bounded = watched.get(signal);
+  entry.signal = undefined;
+  if (!bounded) return;
+  bounded.delete(entry);
+  if (bounded.size > 0) return;
+  watched.delete(signal);
+  try {
+    signal.removeEventListener("abort", bounded.listener);
+  } catch {}
+}
+
+function aborted(signal) {
+  const bounded = watched.get(signal);
+  if (!bounded) return;
+  const due = performance.now() + SLACK_MS;
+  for (const entry of bounded) entry.due = Math.min(entry.due, due);
+  if (due < timerAt) arm(due);
+}
+
+/** The module failed: every call in flight rejects with one Error, later calls too (`refused`). */
+function fail(cause) {
+  if (failure) return;
+  failure = new Error(
+    "mcp-tasks-wasm: the module failed and cannot settle this call (the task may still run on the server); " +
+      "reload the page or restart the worker to use it again",
+    { cause },
+  );
+  failure.name = "McpTasksWasmFailure";
+  const entries = [...calls.values()];
+  calls.clear();
+  for (const [signal, bounded] of watched) {
+    try {
+      signal.removeEventListener("abort", bounded.listener);
+    } catch {}
+  }
+  watched.clear();
+  if (timer !== undefined) clearTimeout(timer);
+  timer = undefined;
+  for (const entry of entries) entry.reject(failure);
+  try {
+    halt?.();
+  } catch {}
+}
+
+/** Learns where the module's frames come from, keeps its halt switch, and, in pages and workers
+ * (never in Node), listens for the module's traps. */
+function listen(onFail) {
+  listening = true;
+  halt = onFail;
+  origin = /([^\s(@]+):wasm-function\[/.exec(new Error().stack ?? "")?.[1];
+  const node = typeof process === "object" && typeof process.versions?.node === "string";
+  if (node || typeof globalThis.addEventListener !== "function") return;
+  const trapped = (e) => {
+    const error = e.error ?? e.reason;
+    if (!(error instanceof WebAssembly.RuntimeError)) return;
+    if (origin === undefined || String(error.stack).includes(origin)) fail(error);
+  };
+  globalThis.addEventListener("error", trapped);
+  globalThis.addEventListener("unhandledrejection", trapped);
+}

@@ -1,0 +1,92 @@
+//! The promises of the async exports, held by a tiny JS registry (`registry.js`, a wasm-bindgen
+//! snippet) rather than by the module: if the module ever traps, the registry still settles every
+//! call (see `registry.js`). [`promised`] is the one promise wrapper every async export goes through;
+//! [`roomy`] guards the synchronous exports' entry near the JS stack limit.
+
+use crate::engine::options::DEFAULT_TIMEOUT_MS;
+use crate::shell::journal::Journaling;
+use crate::shell::options::millis_f64;
+use js_sys::Promise;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::spawn_local;
+
+#[wasm_bindgen(module = "/src/bind/registry.js")]
+extern "C" {
+    /// `undefined` when the stack has room for an export's synchronous part, else a `RangeError`.
+    fn cramped() -> JsValue;
+    /// A new pending promise, or `None` when the call must not start (see [`refused`]).
+    fn open(on_fail: &JsValue) -> Option<Promise>;
+    /// The rejected promise of a call that may not start: the module failed, or no stack room.
+    fn refused() -> Promise;
+    /// Bounds a call by `timeout_ms` from now (`Infinity`: none) and `signal`'s abort.
+    fn bound(promise: &Promise, timeout_ms: f64, signal: &JsValue);
+    /// Settles a call (a call settled already is left alone).
+    fn settle(promise: &Promise, ok: bool, value: &JsValue);
+    /// How many calls are in flight.
+    pub fn pending() -> u32;
+    /// The Error the module failed with, or `null`.
+    pub fn failed() -> JsValue;
+}
+
+thread_local! {
+    /// What the registry calls when it declares the module failed: the shell stops every run (nothing
+    /// more is sent or called). One closure for the module's life.
+    static HALT: JsValue = Closure::<dyn Fn()>::new(crate::shell::run::halt).into_js_value();
+}
+
+/// `Err(RangeError)` when the stack has no room for a synchronous export: it throws that at once,
+/// before any of its code runs (an exception unwinding through the module would leave its state behind).
+pub fn roomy() -> Result<(), JsValue> {
+    let e = cramped();
+    if e.is_undefined() {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
+/// What bounds a call in the registry: its deadline, and the signal whose abort ends it at once.
+pub struct Bound {
+    /// The call's bound from now, in milliseconds (`Infinity`: none).
+    pub timeout_ms: f64,
+    /// The caller's signal when it ends the whole call (`undefined`: none).
+    pub signal: JsValue,
+}
+
+impl Bound {
+    /// No bound: the call may take any time (it is settled normally, or when the module traps).
+    pub const NONE: Bound = Bound { timeout_ms: f64::INFINITY, signal: JsValue::UNDEFINED };
+
+    /// The bound of a call with `timeout` (`None`: the default) and `signal`.
+    pub fn of(timeout: Option<Duration>, signal: Option<&web_sys::AbortSignal>) -> Bound {
+        let timeout_ms = timeout.map_or(DEFAULT_TIMEOUT_MS as f64, millis_f64);
+        Bound { timeout_ms, signal: signal.map_or(JsValue::UNDEFINED, |s| s.clone().into()) }
+    }
+}
+
+/// The promise of one async export. It is opened in the registry before anything else runs (a
+/// module that failed, or a stack without room, rejects at once); then `start` reads the arguments —
+/// a mistake rejects with its `TypeError` — and starts the call, whose end settles the promise.
+pub fn promised(start: impl FnOnce() -> Result<(Journaling, Bound), JsValue>) -> Promise {
+    let Some(promise) = HALT.with(open) else { return refused() };
+    match start() {
+        Err(e) => settle(&promise, false, &e),
+        Ok((call, b)) => {
+            bound(&promise, b.timeout_ms, &b.signal);
+            run(promise.clone(), call);
+        }
+    }
+    promise
+}
+
+/// Drives `call` to its end and settles `promise` with it.
+#[inline(never)]
+fn run(promise: Promise, call: Journaling) {
+    spawn_local(async move {
+        match call.await {
+            Ok(v) => settle(&promise, true, &v),
+            Err(e) => settle(&promise, false, &e),
+        }
+    });
+}
