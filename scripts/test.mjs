@@ -28,6 +28,7 @@ const steps = [
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
   ["browser", "node", ["tests/browser/run.mjs", "--http", "--ports", "--journal"]],
   ["faults", "node", ["tests/faults/run.mjs"]],
+  ["hostile", "node", ["tests/hostile/run.mjs"]],
   ["interop", "node", ["tests/interop/run.mjs"]],
   ["environments", "node", ["tests/env/run.mjs"]],
   ["demo", "node", ["tests/demo/run.mjs"]],

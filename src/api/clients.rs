@@ -15,7 +15,7 @@ use std::future::Future;
 use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::future_to_promise;
 
 /// Any JS client object: an object with a `request` function (and optionally `listen`,
 /// `clientCapabilities`, `requestTimeoutMs`, `inputHandlers`, `id`) — e.g. one a JS part of the app
@@ -247,7 +247,7 @@ impl HttpClient {
         let discover = field(object, "discover").and_then(|f| as_function(&f));
         let promise =
             discover.ok_or_else(|| JsValue::from(js_sys::TypeError::new("no discover function")))?.call0(object)?;
-        JsFuture::from(crate::shell::values::promise_of(&promise)).await
+        crate::shell::client::awaited(&promise).await
     }
 
     /// The JS client object (e.g. to hand it to JS code).

@@ -5,7 +5,7 @@
 //! callback threw. Every export first checks that the stack has room for it ([`roomy`]).
 
 use super::read::{self, Check};
-use super::registry::{self, promised, roomy, Bound};
+use super::registry::{self, promised, roomy, Bound, Promised};
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
@@ -18,7 +18,6 @@ use crate::shell::outcome::{plain_object, Field};
 use crate::shell::settle::{settle, type_error, Call};
 use crate::shell::timer::armed_count;
 use crate::shell::values::{field, is_plain_object, js_string};
-use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -34,7 +33,7 @@ fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue>
 
 /// Sends a task-augmented `tools/call` (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = callTool, skip_typescript)]
-pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Promise {
+pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Promised {
     promised(|| {
         checked("callTool", || {
             let journal = read::journal(field(&options, "journal"), &client)?;
@@ -57,7 +56,7 @@ pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue
 
 /// Waits for a task to finish (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = awaitTask, skip_typescript)]
-pub fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Promise {
+pub fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         checked("awaitTask", || {
             let journal = read::journal(field(&options, "journal"), &client)?;
@@ -85,7 +84,7 @@ pub fn call_and_await(
     args: JsValue,
     call_options: JsValue,
     await_options: JsValue,
-) -> Promise {
+) -> Promised {
     promised(|| {
         checked("callAndAwait", || {
             let (call, wait) = (&call_options, &await_options);
@@ -116,7 +115,7 @@ fn both_bound(call: &CallOptions, wait: &AwaitOptions) -> Bound {
 
 /// The tasks a journal holds that can be resumed (see the README).
 #[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
-pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promise {
+pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let store = checked("pendingTasks", || read::store(&journal))?;
         let listing = journal::pending_tasks(store, field(&options, "server"));
@@ -126,7 +125,7 @@ pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promise {
 
 /// Awaits every pending task of the client's server in a journal (see the README).
 #[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
-pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promise {
+pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         checked("resumeTasks", || {
             let server = read::server(&client)?;
@@ -157,7 +156,7 @@ fn step_args(
 
 /// Reads a task's status once (`tasks/get`).
 #[wasm_bindgen(js_name = getTask, skip_typescript)]
-pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promise {
+pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("getTask", &client, &task_id, &options)?;
         Ok((settle(Ok(Call::Plain(api::get_task(c, &id, o)))), b))
@@ -166,7 +165,7 @@ pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promise 
 
 /// Answers input requests by hand (`tasks/update`).
 #[wasm_bindgen(js_name = updateTask, skip_typescript)]
-pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Promise {
+pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Promised {
     promised(|| {
         if !is_plain_object(&responses) {
             return Err(type_error("updateTask", "responses must be an object (key → response)"));
@@ -178,7 +177,7 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
 
 /// Asks the server to cancel a task (`tasks/cancel`).
 #[wasm_bindgen(js_name = cancelTask, skip_typescript)]
-pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promise {
+pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("cancelTask", &client, &task_id, &options)?;
         Ok((settle(Ok(Call::Plain(api::cancel_task(c, &id, o)))), b))

@@ -65,11 +65,28 @@ impl Bound {
     }
 }
 
+/// What an async export returns: always `Ok(promise)` — never a synchronous throw. (A `Result`, not a
+/// bare `Promise`: a wasm export returning one JS value can be inlined into optimized JS, and V8 11
+/// — Node 20 — aborts the process when such code is deoptimized while the call runs, e.g. after 45 000
+/// calls in one loop: `Deoptimizer::DoComputeBuiltinContinuation`, unreachable code for an `externref`
+/// return; tests/hostile/v8-externref-deopt.mjs shows it without the library. A `Result` is returned
+/// as several values, which V8 never inlines.)
+pub type Promised = Result<Promise, JsValue>;
+
 /// The promise of one async export. It is opened in the registry before anything else runs (a
 /// module that failed, or a stack without room, rejects at once); then `start` reads the arguments —
 /// a mistake rejects with its `TypeError` — and starts the call, whose end settles the promise.
-pub fn promised(start: impl FnOnce() -> Result<(Journaling, Bound), JsValue>) -> Promise {
-    let Some(promise) = HALT.with(open) else { return refused() };
+/// Inlined into the export, whose own frame stays small: the reading and starting ([`begin`]) run in a
+/// frame of their own, entered only once the stack was found to have room for them.
+#[inline(always)]
+pub fn promised(start: impl FnOnce() -> Result<(Journaling, Bound), JsValue>) -> Promised {
+    let Some(promise) = HALT.with(open) else { return Ok(refused()) };
+    Ok(begin(promise, start))
+}
+
+/// Reads and starts a call opened as `promise` (see [`promised`]).
+#[inline(never)]
+fn begin(promise: Promise, start: impl FnOnce() -> Result<(Journaling, Bound), JsValue>) -> Promise {
     match start() {
         Err(e) => settle(&promise, false, &e),
         Ok((call, b)) => {

@@ -2,12 +2,13 @@
 //! `request` function (the transports of the package, an application's own object).
 
 use super::hooks::{js_handler, Handlers};
-use super::values::{as_function, entries, field, is_plain_object, js_string, promise_of};
+use super::values::{adopt, as_function, entries, field, is_plain_object, js_string};
 use js_sys::{Function, Object, Reflect};
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// A JS-shaped answer on its way: resolves with the value, rejects with the rejection value.
@@ -101,15 +102,32 @@ pub trait Client {
     }
 }
 
-/// A future that is the settlement of `promise`.
+/// A future that is the settlement of `promise` (a native promise the module made, or one of the host's).
 pub fn settled(promise: js_sys::Promise) -> Reply {
     Box::pin(JsFuture::from(promise))
+}
+
+/// What application code returned, settled as `await` would settle it (see [`adopt`]).
+struct Adopted(JsFuture);
+
+impl Future for Adopted {
+    type Output = Result<JsValue, JsValue>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        // `adopt` fulfils with `[value]`, an array of its own.
+        Pin::new(&mut self.0).poll(cx).map(|r| r.map(|boxed| boxed.unchecked_into::<js_sys::Array>().get(0)))
+    }
+}
+
+/// The settlement of `value`, whatever application code returned (a value, a promise, a thenable).
+pub fn awaited(value: &JsValue) -> Reply {
+    Box::pin(Adopted(JsFuture::from(adopt(value))))
 }
 
 /// The settlement of what calling `f` gave: its (promised) value, or what it threw.
 pub fn called(result: Result<JsValue, JsValue>) -> Reply {
     match result {
-        Ok(v) => settled(promise_of(&v)),
+        Ok(v) => awaited(&v),
         Err(e) => settled(js_sys::Promise::reject(&e)),
     }
 }

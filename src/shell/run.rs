@@ -17,7 +17,7 @@ use super::hooks::{AskContext, HandlerFn, Hooks};
 use super::live::{Counted, Counter};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::timer::{sleep_until, Sleep};
-use super::values::{as_function, deep_freeze, field, js_string, promise_of};
+use super::values::{adopt, as_function, deep_freeze, field, js_string};
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Outcome, ReqId, StreamEvent};
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::proto::rpc::{read_rejection, Reply as RpcReply};
@@ -529,10 +529,8 @@ fn close_stream(mut s: Stream) {
 fn quiet_return(it: &JsValue) {
     if let Some(f) = field(it, "return").and_then(|r| as_function(&r)) {
         if let Ok(r) = f.call0(it) {
-            if r.is_object() && field(&r, "then").is_some_and(|t| t.is_function()) {
-                // Attaching handlers marks a rejection as handled; the settlement itself is dropped.
-                drop(wasm_bindgen_futures::JsFuture::from(promise_of(&r)));
-            }
+            // Attaching handlers marks a rejection as handled; the settlement itself is dropped.
+            drop(wasm_bindgen_futures::JsFuture::from(adopt(&r)));
         }
     }
 }

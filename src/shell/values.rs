@@ -24,9 +24,6 @@ extern "C" {
     /// `Array.from(v)`, catching (a Proxy over an array may throw on any read).
     #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
     fn array_from(v: &JsValue) -> Result<Array, JsValue>;
-    /// `Promise.resolve(v)`, catching (a promise whose `constructor` getter throws).
-    #[wasm_bindgen(js_namespace = Promise, js_name = resolve, catch)]
-    fn promise_resolve(v: &JsValue) -> Result<Promise, JsValue>;
     /// The global `DOMException`, when there is one.
     #[wasm_bindgen(thread_local_v2, js_name = DOMException)]
     static DOM_EXCEPTION: Option<Function>;
@@ -55,10 +52,11 @@ pub fn is_plain_object(v: &JsValue) -> bool {
     v.is_object() && is_array(v) == Ok(false)
 }
 
-/// A promise for `v`: `v` itself when it is a promise, a promise of it otherwise, a rejected one when
-/// even that fails (so application code that returns a hostile value still ends in a settlement).
-pub fn promise_of(v: &JsValue) -> Promise {
-    promise_resolve(v).unwrap_or_else(|e| Promise::reject(&e))
+#[wasm_bindgen(module = "/src/shell/adopt.js")]
+extern "C" {
+    /// A promise of the module's own that settles as `await v` would, its value boxed as `[value]`
+    /// (see `adopt.js`): the only kind of promise the module awaits, whatever application code returned.
+    pub fn adopt(v: &JsValue) -> Promise;
 }
 
 /// The own enumerable `(key, value)` pairs of a plain object, values read with [`read_key`] and
@@ -79,11 +77,11 @@ pub fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
 }
 
 /// `true` for a `DOMException` (never a JSON-RPC error, though it has a numeric `code`): its
-/// prototype chain is walked with catching reads.
+/// prototype chain is walked with catching reads, at most 64 steps (a Proxy can make it endless).
 pub fn is_dom_exception(v: &JsValue) -> bool {
-    let Some(proto) = DOM_EXCEPTION.with(|c| c.as_ref().map(|f| read_key(f, &js_string("prototype")))) else {
-        return false;
-    };
+    // `DOMException` is a function: read its `prototype` directly (`read_key` reads objects only).
+    let proto = DOM_EXCEPTION.with(|c| c.as_ref().and_then(|f| Reflect::get(f, &js_string("prototype")).ok()));
+    let Some(proto) = proto.filter(JsValue::is_object) else { return false };
     let mut at = v.clone();
     for _ in 0..64 {
         if !at.is_object() {

@@ -355,6 +355,32 @@ function cells() {
     expectError(o, { code: -32000, kind: "transport", type: "request_failed", method: "tasks/get" });
     assert(t.requests().length === 1, `exactly one request, got ${t.requests().length}`);
   });
+  cell('tasks/get rejects with new DOMException("…", "AbortError") (not our signal), retries: 0', "error -32000 transport request_failed (a DOMException is never a JSON-RPC error)", async (t) => {
+    const thrown = new DOMException("The operation was aborted.", "AbortError");
+    const c = t.client({ "tasks/get": () => Promise.reject(thrown) });
+    const o = await t.outcome(() => t.lib.awaitTask(c, "t1", { timeoutMs: 300, retries: 0 }), T300);
+    const e = expectError(o, { code: -32000, kind: "transport", type: "request_failed", method: "tasks/get" });
+    assert(e.cause.error === thrown, `cause.error is the DOMException: ${show(e.cause.error)}`);
+  });
+  // Application code may hand back a promise whose own `then` breaks the rules. The library adopts
+  // every returned value into a promise of its own (as `await` would), so each settles once.
+  cell("tasks/get returns a native promise whose own then settles synchronously, twice", "ok (the first settlement), the module unharmed", async (t) => {
+    const c = t.client({ "tasks/get": () => { const p = Promise.resolve(done()); p.then = (res, rej) => { res(done()); rej(new Error("again")); res(working()); }; return p; } });
+    const o = await t.outcome(() => t.lib.awaitTask(c, "t1", T300), T300);
+    assert(o.value?.tag === "ok", show(o));
+  });
+  cell("tasks/get returns a thenable whose then throws, retries: 0", "error -32000 transport request_failed with what then threw", async (t) => {
+    const thrown = new Error("then threw");
+    const c = t.client({ "tasks/get": () => ({ then() { throw thrown; } }) });
+    const o = await t.outcome(() => t.lib.awaitTask(c, "t1", { timeoutMs: 300, retries: 0 }), T300);
+    const e = expectError(o, { code: -32000, kind: "transport", type: "request_failed", method: "tasks/get" });
+    assert(e.cause.error === thrown, show(e.cause.error));
+  });
+  cell("tasks/get returns a completed status whose then is not a function (then: 5)", "ok (a non-function then is a plain field)", async (t) => {
+    const c = t.client({ "tasks/get": () => ({ ...done(), then: 5 }) });
+    const o = await t.outcome(() => t.lib.awaitTask(c, "t1", T300), T300);
+    assert(o.value?.tag === "ok", show(o));
+  });
   cell('tasks/get rejects with {code: -32602, message: "unknown task"}', "error -32602 server rpc_error (tasks/get), 1 request", async (t) => {
     const c = t.client({ "tasks/get": () => Promise.reject({ code: -32602, message: "unknown task" }) });
     const o = await t.outcome(() => t.lib.awaitTask(c, "t1", T300), T300);

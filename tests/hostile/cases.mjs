@@ -1,0 +1,1074 @@
+// The hostile-values matrix (issue 28, "Unbreakable in fact"): one case module shared by Node
+// (tests/hostile/case.mjs, one process per case) and headless Chromium (tests/hostile/page.html, one
+// page per case), because a case may poison the module for the rest of its process. `lib` is the
+// package module (pkg/node.js, or pkg/index.js after `await init()`).
+//
+// The promise under test: no value or timing from a server, a transport, an application callback or
+// the caller's stack makes the module trap, makes an async export throw synchronously, leaves a call
+// pending past its deadline (timeoutMs + 100 ms; with timeoutMs: Infinity, its signal's abort + 100 ms),
+// freezes the event loop, or sends back an id, key or value other than the one received.
+//
+// After every case, whatever it checked itself (the universal checks, `finish` below):
+//  - every call of an async export returned a Promise (no synchronous throw) and settled in time;
+//  - no rejection with a WebAssembly.RuntimeError, no uncaught exception, unhandled rejection or
+//    console.error in the process / page;
+//  - the calls re-entered from inside a callback all settled, none threw synchronously;
+//  - liveCounts() back to all zero within 200 ms (missing `calls` = 0, missing `failed` = null);
+//  - the module still works: awaitTask against a tiny client that answers "completed" ends "ok".
+
+const now = () => performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const never = () => new Promise(() => {});
+const nothing = () => {};
+const EXT = "io.modelcontextprotocol/tasks";
+const SLACK = 100;
+
+/** A failed check (reported by its message alone; anything else thrown is reported with its stack). */
+class CaseFailure extends Error {}
+
+function assert(cond, message) {
+  if (!cond) throw new CaseFailure(message);
+}
+
+/** A short, never-throwing description of any value (Proxies, revoked ones and deep objects included). */
+export function show(v, depth = 0) {
+  try {
+    if (v === undefined) return "undefined";
+    if (v === null || typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return String(v);
+    if (typeof v === "string") return JSON.stringify(v.length > 100 ? `${v.slice(0, 100)}…` : v);
+    if (typeof v === "symbol") return v.toString();
+    if (typeof v === "function") return `[function ${v.name}]`;
+    if (v instanceof Error || (typeof DOMException !== "undefined" && v instanceof DOMException)) return `${v.name}(${JSON.stringify(v.message)})`;
+    if (depth > 2) return "{…}";
+    if (Array.isArray(v)) return `[${v.slice(0, 6).map((x) => show(x, depth + 1)).join(", ")}${v.length > 6 ? `, … ${v.length}` : ""}]`;
+    const keys = Object.keys(v);
+    const parts = keys.slice(0, 8).map((k) => {
+      try {
+        return `${k}: ${show(v[k], depth + 1)}`;
+      } catch {
+        return `${k}: <unreadable>`;
+      }
+    });
+    return `{${parts.join(", ")}${keys.length > 8 ? ", …" : ""}}`;
+  } catch {
+    return "<unreadable>";
+  }
+}
+
+// ---- wire values ------------------------------------------------------------------------------
+
+const TID = "t1";
+const RESULT = () => ({ content: [{ type: "text", text: "done" }] });
+const working = (id = TID) => ({ resultType: "complete", taskId: id, status: "working", pollIntervalMs: 20 });
+const completed = (id = TID, result = RESULT()) => ({ resultType: "complete", taskId: id, status: "completed", result });
+const asking = (inputRequests, id = TID) => ({ resultType: "complete", taskId: id, status: "input_required", pollIntervalMs: 20, inputRequests });
+const ACK = (ids = [TID]) => ({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { taskIds: ids } } });
+const EVENT = (taskId, status = "working") => ({ jsonrpc: "2.0", method: "notifications/tasks", params: { taskId, status } });
+const ACCEPT = (v = "yes") => ({ tag: "ok", response: { action: "accept", content: { v } } });
+
+/** One input request and a valid answer for each handler kind. */
+const INPUT = {
+  form: { request: () => ({ method: "elicitation/create", params: { message: "v?", requestedSchema: { type: "object", properties: { v: { type: "string" } } } } }), response: () => ({ action: "accept", content: { v: "yes" } }) },
+  url: { request: () => ({ method: "elicitation/create", params: { mode: "url", message: "open", url: "https://example.com/x", elicitationId: "e1" } }), response: () => ({ action: "accept" }) },
+  sampling: { request: () => ({ method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 } }), response: () => ({ role: "assistant", content: { type: "text", text: "hello" }, model: "m" }) },
+  roots: { request: () => ({ method: "roots/list", params: {} }), response: () => ({ roots: [{ uri: "file:///tmp", name: "tmp" }] }) },
+};
+
+function deepObject(levels, bottom = { content: [{ type: "text", text: "bottom" }] }) {
+  let o = bottom;
+  for (let i = 0; i < levels; i += 1) o = { a: o };
+  return o;
+}
+
+function bottomOf(o, levels) {
+  for (let i = 0; i < levels; i += 1) o = o?.a;
+  return o;
+}
+
+/** A tiny healthy server: tools/call completes at once, every task is completed, updates and cancels acknowledged. */
+function healthyClient(id = "healthy://inner") {
+  return {
+    id,
+    request(method, params) {
+      if (method === "tools/call") return Promise.resolve({ resultType: "complete", content: [{ type: "text", text: "inner" }] });
+      if (method === "tasks/get") return Promise.resolve(completed(params?.taskId));
+      if (method === "tasks/update" || method === "tasks/cancel") return Promise.resolve({ resultType: "complete" });
+      return Promise.reject({ code: -32601, message: `no ${method}` });
+    },
+  };
+}
+
+/** An async iterator: `items` first (each resolved at once), then a next() that settles only at return().
+ * `next(n)` may answer call n itself (undefined: the default); `ret()` answers return(). */
+function stream(items, { next, ret } = {}) {
+  const waiters = [];
+  let n = 0;
+  return {
+    next() {
+      n += 1;
+      const r = next?.(n);
+      if (r !== undefined) return r;
+      if (items.length) return Promise.resolve({ done: false, value: items.shift() });
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    return() {
+      for (const w of waiters.splice(0)) w({ done: true, value: undefined });
+      return ret ? ret() : Promise.resolve({ done: true, value: undefined });
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+function gapMonitor() {
+  let last = now();
+  let max = 0;
+  const id = setInterval(() => {
+    const t = now();
+    max = Math.max(max, t - last);
+    last = t;
+  }, 5);
+  return {
+    stop() {
+      clearInterval(id);
+      return Math.round(Math.max(max, now() - last));
+    },
+  };
+}
+
+// ---- liveCounts ---------------------------------------------------------------------------------
+
+/** liveCounts() with `calls` (0) and `failed` (null) filled in when the build lacks them. */
+function counts(lib) {
+  const c = lib.liveCounts();
+  return { ...c, calls: c?.calls ?? 0, failed: c?.failed ?? null };
+}
+
+const isZero = (c) => c && c.failed === null && Object.entries(c).every(([k, v]) => k === "failed" || v === 0);
+
+async function settleCounts(lib, ms = 200) {
+  const until = now() + ms;
+  for (;;) {
+    let c;
+    try {
+      c = counts(lib);
+    } catch (e) {
+      throw new CaseFailure(`liveCounts() threw ${show(e)}`);
+    }
+    if (isZero(c)) return c;
+    if (now() >= until) throw new CaseFailure(`liveCounts ${show(c)} ${ms} ms after the last outcome, expected all zero`);
+    await sleep(5);
+  }
+}
+
+// ---- the per-case context -------------------------------------------------------------------------
+
+class Ctx {
+  constructor(lib, env) {
+    this.lib = lib;
+    this.env = env;
+    this.ac = new AbortController();
+    this.reason = new Error("aborted from inside the callback");
+    this.err = new Error("thrown by the hostile callback");
+    this.calls = [];
+    this.inner = [];
+    this.innerSync = [];
+    this.hostileCalls = 0;
+    this.notes = [];
+    this.idErrors = [];
+  }
+
+  progress(message) {
+    try {
+      this.env.progress?.(message);
+    } catch {}
+  }
+
+  note(s) {
+    this.notes.push(s);
+  }
+
+  /**
+   * Calls an async export (`start()`), which must return a Promise and never throw; waits for it (or
+   * for a watchdog 1000 ms past the deadline) and checks the time bound. `deadlineMs` is the call's
+   * timeoutMs, or a function giving the absolute deadline (performance.now() time) once known.
+   */
+  async call(label, start, deadlineMs) {
+    this.progress(`calling ${label}`);
+    const t0 = now();
+    let p;
+    try {
+      p = start();
+    } catch (e) {
+      throw new CaseFailure(`${label} threw synchronously instead of returning a Promise: ${show(e)}`);
+    }
+    assert(p instanceof Promise, `${label} returned ${show(p)}, not a Promise`);
+    const deadline = () => (typeof deadlineMs === "function" ? deadlineMs() : t0 + deadlineMs);
+    const o = { label, t0 };
+    const settled = p.then((value) => Object.assign(o, { resolved: true, value }), (error) => Object.assign(o, { resolved: false, error }));
+    let watchdog;
+    for (;;) {
+      // The deadline may be unknown at first (an abort scheduled later): wait in 250 ms steps.
+      const left = Number.isFinite(deadline()) ? deadline() + 1000 - now() : 250;
+      const timedOut = await Promise.race([settled.then(() => false), new Promise((r) => (watchdog = setTimeout(() => r(true), Math.max(0, left))))]);
+      clearTimeout(watchdog);
+      if (!timedOut) break;
+      if (Number.isFinite(deadline()) && now() >= deadline() + 1000) {
+        throw new CaseFailure(`${label} still pending ${Math.round(now() - deadline())} ms after its deadline (${Math.round(deadline() - t0)} ms after the call)`);
+      }
+    }
+    o.at = now();
+    o.ms = o.at - t0;
+    this.calls.push(o);
+    this.out = o;
+    this.progress(`${label} settled: ${this.describe(o)}`);
+    if (!o.resolved && o.error instanceof WebAssembly.RuntimeError) throw new CaseFailure(`${label} rejected with a WebAssembly.RuntimeError (a trap): ${show(o.error)}`);
+    const late = o.at - deadline();
+    assert(late <= SLACK, `${label} settled ${Math.round(late)} ms after its deadline (${Math.round(o.ms)} ms; slack ${SLACK} ms): ${this.describe(o)}`);
+    return o;
+  }
+
+  /** A short tag for an outcome: `ok`, `error -32603 protocol protocol_violation`, `rejected with …`. */
+  describe(o) {
+    if (!o) return "no outcome";
+    if (!o.resolved) {
+      if (o.error === this.reason) return "rejected with signal.reason";
+      if (o.error === this.err) return "rejected with the callback's error";
+      return `rejected with ${show(o.error)}`;
+    }
+    const one = (v) => {
+      if (v?.tag === "error") return `error ${v.error?.code} ${v.error?.kind} ${v.error?.cause?.type ?? ""}`.trim();
+      return typeof v?.tag === "string" ? v.tag : `resolved ${show(v)}`;
+    };
+    if (Array.isArray(o.value)) return `[${o.value.map((r) => one(r?.outcome)).join(", ")}]`;
+    return one(o.value);
+  }
+
+  /** Calls every export from inside a callback (the re-entrant behaviour); the async ones are awaited in `finish`. */
+  reenter() {
+    const lib = this.lib;
+    const c = healthyClient();
+    const o = { timeoutMs: 1000 };
+    const asyncCalls = {
+      callTool: () => lib.callTool(c, "inner", {}, o),
+      awaitTask: () => lib.awaitTask(c, "i1", o),
+      callAndAwait: () => lib.callAndAwait(c, "inner", {}, o, o),
+      getTask: () => lib.getTask(c, "i1", o),
+      updateTask: () => lib.updateTask(c, "i1", { k: { action: "decline" } }, o),
+      cancelTask: () => lib.cancelTask(c, "i1", o),
+      pendingTasks: () => lib.pendingTasks(lib.memoryJournal()),
+      resumeTasks: () => lib.resumeTasks(c, lib.memoryJournal(), o),
+    };
+    for (const [name, f] of Object.entries(asyncCalls)) {
+      let p;
+      try {
+        p = f();
+      } catch (e) {
+        this.innerSync.push(`${name} threw synchronously: ${show(e)}`);
+        continue;
+      }
+      if (!(p instanceof Promise)) {
+        this.innerSync.push(`${name} returned ${show(p)}, not a Promise`);
+        continue;
+      }
+      this.inner.push({ name, at: now(), settled: p.then((v) => ({ ok: true, v }), (e) => ({ ok: false, e })) });
+    }
+    const syncCalls = {
+      capabilities: () => assert(lib.capabilities({ a: 1 })?.extensions?.[EXT], "capabilities gave no extension"),
+      serverSupports: () => assert(lib.serverSupports({ capabilities: { extensions: { [EXT]: {} } } }) === true, "serverSupports not true"),
+      liveCounts: () => assert(typeof lib.liveCounts()?.runs === "number", "liveCounts without runs"),
+      validateElicitResult: () => assert(lib.validateElicitResult({ action: "decline" })?.tag === "ok", "validateElicitResult not ok"),
+      validateCreateMessageResult: () => assert(lib.validateCreateMessageResult(INPUT.sampling.response())?.tag === "ok", "validateCreateMessageResult not ok"),
+      validateListRootsResult: () => assert(lib.validateListRootsResult({ roots: [] })?.tag === "ok", "validateListRootsResult not ok"),
+    };
+    for (const [name, f] of Object.entries(syncCalls)) {
+      try {
+        f();
+      } catch (e) {
+        this.innerSync.push(`${name} from inside the callback: ${show(e)}`);
+      }
+    }
+  }
+}
+
+// ---- expectations ------------------------------------------------------------------------------
+
+function expectTag(t, o, tag) {
+  assert(o.resolved && o.value?.tag === tag, `expected {tag: "${tag}"}, got ${t.describe(o)}`);
+  return o.value;
+}
+
+function expectError(t, o, want) {
+  const v = o.resolved ? o.value : undefined;
+  const e = v?.error;
+  const got = { code: e?.code, kind: e?.kind, type: e?.cause?.type };
+  const ok = v?.tag === "error" && Object.keys(want).every((k) => want[k] === undefined || got[k] === want[k]);
+  assert(ok, `expected error ${show(want)}, got ${t.describe(o)}${e?.message ? ` (${show(e.message)})` : ""}`);
+  return e;
+}
+
+function expectRejected(t, o, value, label) {
+  assert(!o.resolved && o.error === value, `expected a rejection with ${label}, got ${t.describe(o)}`);
+}
+
+/** Passes when one of the checks passes. */
+function either(...checks) {
+  return (t, o, site) => {
+    const why = [];
+    for (const c of checks) {
+      try {
+        c.check(t, o, site);
+        return;
+      } catch (e) {
+        why.push(e.message);
+      }
+    }
+    throw new CaseFailure(why.join("; or "));
+  };
+}
+
+const X = {
+  healthy: { text: "the healthy outcome", check: (t, o, site) => site.healthy(t, o) },
+  reason: { text: "rejects with signal.reason", check: (t, o) => expectRejected(t, o, t.reason, "signal.reason") },
+  thrown: { text: "rejects with what was thrown", check: (t, o) => expectRejected(t, o, t.err, "the very error thrown") },
+  protocol: { text: "error -32603 protocol protocol_violation", check: (t, o) => expectError(t, o, { code: -32603, kind: "protocol", type: "protocol_violation" }) },
+  requestFailed: {
+    text: "error -32000 transport request_failed, cause.error = what was thrown",
+    check: (t, o) => {
+      const e = expectError(t, o, { code: -32000, kind: "transport", type: "request_failed" });
+      assert(e.cause?.error === t.err, `cause.error is not the thrown error: ${show(e.cause?.error)}`);
+    },
+  },
+  requestFailedTypeError: {
+    text: "error -32000 transport request_failed with a TypeError",
+    check: (t, o) => {
+      const e = expectError(t, o, { code: -32000, kind: "transport", type: "request_failed" });
+      assert(e.cause?.error instanceof TypeError, `cause.error is not a TypeError: ${show(e.cause?.error)}`);
+    },
+  },
+  execution: { text: "error -32603 execution input_handler", check: (t, o) => expectError(t, o, { code: -32603, kind: "execution", type: "input_handler" }) },
+  journalFailed: {
+    text: "error -32603 journal journal_failed, cause.operation = the op, cause.error = what was thrown",
+    check: (t, o, site) => {
+      const e = expectError(t, o, { code: -32603, kind: "journal", type: "journal_failed" });
+      assert(e.cause?.operation === site.op, `cause.operation ${show(e.cause?.operation)}, expected ${site.op}`);
+      assert(e.cause?.error === t.err, `cause.error is not the thrown error: ${show(e.cause?.error)}`);
+    },
+  },
+};
+X.protocolOrTypeError = { text: `${X.requestFailedTypeError.text}, or ${X.protocol.text}`, check: either(X.requestFailedTypeError, X.protocol) };
+X.healthyOrReason = { text: "the healthy outcome (decided before), or rejects with signal.reason", check: either(X.healthy, X.reason) };
+// A delete fails at the terminal outcome: the README's "a store that fails ends the call with a journal
+// error" or the task's own outcome (already decided) both read as documented.
+X.healthyOrJournalFailed = { text: `the healthy outcome, or ${X.journalFailed.text}`, check: either(X.healthy, X.journalFailed) };
+X.executionNullKey = {
+  text: "error -32603 execution input_handler, cause.key null",
+  check: (t, o) => {
+    const e = expectError(t, o, { code: -32603, kind: "execution", type: "input_handler" });
+    assert(e.cause?.key === null, `cause.key ${show(e.cause?.key)}, expected null (the input function)`);
+  },
+};
+
+// ---- the hostile behaviours ------------------------------------------------------------------------
+
+/** A copy of `v` (an object, else {}) whose `key` getter throws `err`. */
+function throwingGetter(v, key, err) {
+  const o = Array.isArray(v) ? v.slice() : typeof v === "object" && v !== null ? { ...v } : {};
+  Object.defineProperty(o, key, { get() { throw err; }, enumerable: true, configurable: true });
+  return o;
+}
+
+const objectOr = (v) => (typeof v === "object" && v !== null ? v : {});
+
+/** Each behaviour turns the site's good value (`good()`, built lazily) into what the callback returns. */
+const BEHAVIOURS = {
+  syncThen: {
+    label: "returns a native promise whose own then settles synchronously (res, rej, res)",
+    make: (good) => {
+      const x = good();
+      const p = Promise.resolve(x);
+      p.then = (res, rej) => {
+        res(x);
+        rej(new Error("again"));
+        res(x);
+      };
+      return p;
+    },
+  },
+  thenThrows: { label: "returns a thenable whose then throws", make: (good, t) => ({ then() { throw t.err; } }) },
+  thenNotFn: {
+    label: "returns the good value with then: 5",
+    make: (good) => {
+      const v = good();
+      if (Array.isArray(v)) return Object.assign(v.slice(), { then: 5 });
+      return Object.assign({ then: 5 }, objectOr(v));
+    },
+  },
+  getterThrows: { label: "returns the good value with a getter that throws", make: (good, t, site) => throwingGetter(good(), site.getter, t.err) },
+  revoked: { label: "returns a revoked Proxy (not in a promise)", make: (good) => { const { proxy, revoke } = Proxy.revocable(objectOr(good()), {}); revoke(); return proxy; } },
+  resolvesRevoked: {
+    label: "returns a promise fulfilled with a Proxy revoked right after",
+    make: (good) => {
+      const { proxy, revoke } = Proxy.revocable(objectOr(good()), {});
+      const p = Promise.resolve(proxy);
+      revoke();
+      return p;
+    },
+  },
+  reentrant: { once: true, label: "calls every export re-entrantly, then returns the good value", make: (good, t) => (t.reenter(), Promise.resolve(good())) },
+  abort: { once: true, label: "aborts the call's own signal, then returns the good value", make: (good, t) => (t.ac.abort(t.reason), Promise.resolve(good())) },
+  throws: { label: "throws", make: (good, t) => { throw t.err; } },
+};
+
+// ---- the callback sites ---------------------------------------------------------------------------
+
+const T = 1000; // the timeoutMs of every site case
+
+/** The expectations shared by the input handler sites (a documented one, or undefined: universal checks only). */
+const HANDLER_EXPECT = { syncThen: X.healthy, thenThrows: X.thrown, getterThrows: X.execution, resolvesRevoked: X.execution, reentrant: X.healthy, abort: X.reason, throws: X.thrown };
+const LISTEN_EXPECT = Object.fromEntries(Object.keys(BEHAVIOURS).map((b) => [b, b === "abort" ? X.reason : X.healthy]));
+const JOURNAL_EXPECT = { syncThen: X.healthy, thenThrows: X.journalFailed, reentrant: X.healthy, abort: X.reason, throws: X.journalFailed };
+
+const healthyOk = (t, o) => {
+  const v = expectTag(t, o, "ok");
+  assert(v.result?.content?.[0]?.text === "done", `ok, but not with the task's result: ${show(v.result)}`);
+};
+
+/** The case running in this process / page (one at a time). */
+let current;
+
+/** Records a tasks/* request whose taskId is not the one the server gave (checked in `finish`). */
+function checkTaskId(method, params) {
+  if (method.startsWith("tasks/") && params?.taskId !== TID) current?.idErrors.push(`${method} sent taskId ${show(params?.taskId)}, expected ${show(TID)}`);
+}
+
+function handlerSite(kind) {
+  return {
+    name: kind,
+    label: `the ${kind} input handler`,
+    getter: "response",
+    expect: HANDLER_EXPECT,
+    healthy: (t, o) => {
+      healthyOk(t, o);
+      assert(t.answered && JSON.stringify(t.answered.k) === JSON.stringify(INPUT[kind].response()), `ok, but tasks/update carried ${show(t.answered)}`);
+    },
+    async run(t, h) {
+      const client = {
+        request(method, params) {
+          checkTaskId(method, params);
+          if (method === "tasks/update") return (t.answered = params.inputResponses), Promise.resolve({ resultType: "complete" });
+          return Promise.resolve(t.answered ? completed() : asking({ k: INPUT[kind].request() }));
+        },
+      };
+      const handler = () => h(() => ({ tag: "ok", response: INPUT[kind].response() }));
+      return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T, inputHandlers: { [kind]: handler }, signal: t.ac.signal }), T);
+    },
+  };
+}
+
+function journalSite(op) {
+  const base = () => {
+    const m = new Map();
+    return { m, get: (k) => m.get(k), put: (k, e) => void m.set(k, e), delete: (k) => void m.delete(k), list: () => [...m.values()] };
+  };
+  const wrap = (b, h) => {
+    const store = {};
+    for (const name of ["get", "put", "delete", "list"]) store[name] = (...a) => (name === op && h ? h(() => b[name](...a)) : Promise.resolve(b[name](...a)));
+    return store;
+  };
+  const client = () => {
+    let reads = 0;
+    return {
+      id: "hostile://journal",
+      request(method, params) {
+        checkTaskId(method, params);
+        if (method === "tools/call") return Promise.resolve({ ...working(), resultType: "task", ttlMs: null });
+        reads += 1;
+        return Promise.resolve(reads === 1 ? working() : completed());
+      },
+    };
+  };
+  if (op === "list") {
+    return {
+      name: "journal.list",
+      op,
+      label: "a journal store's list (resumeTasks)",
+      getter: "0",
+      expect: { syncThen: X.healthy, reentrant: X.healthy, abort: X.reason },
+      healthy: (t, o) => {
+        assert(o.resolved && Array.isArray(o.value) && o.value.length === 1 && o.value[0]?.outcome?.tag === "ok", `expected [{outcome: ok}] from resumeTasks, got ${t.describe(o)}`);
+      },
+      async run(t, h) {
+        const b = base();
+        const c = client();
+        const created = await t.lib.callTool(c, "x", {}, { journal: wrap(b), timeoutMs: T });
+        assert(created?.tag === "task" && b.m.size === 1, `harness: the journal was not populated (${show(created)}, ${b.m.size} entries)`);
+        return t.call("resumeTasks", () => t.lib.resumeTasks(c, wrap(b, h), { timeoutMs: T, signal: t.ac.signal }), T);
+      },
+    };
+  }
+  return {
+    name: `journal.${op}`,
+    op,
+    label: `a journal store's ${op} (awaitTask with journal)`,
+    getter: "taskId",
+    expect: op === "delete" ? { ...JOURNAL_EXPECT, thenThrows: X.healthyOrJournalFailed, throws: X.healthyOrJournalFailed, abort: X.healthyOrReason } : JOURNAL_EXPECT,
+    healthy: healthyOk,
+    async run(t, h) {
+      return t.call("awaitTask", () => t.lib.awaitTask(client(), TID, { journal: wrap(base(), h), timeoutMs: T, signal: t.ac.signal }), T);
+    },
+  };
+}
+
+const SITES = [
+  {
+    name: "request",
+    label: "the client's request (tasks/get), retries 1",
+    getter: "status",
+    every: true,
+    expect: {
+      syncThen: X.healthy,
+      thenThrows: X.requestFailed,
+      thenNotFn: { text: "ok (an unknown field is ignored)", check: (t, o, s) => s.healthy(t, o) },
+      getterThrows: X.protocol,
+      revoked: X.protocolOrTypeError,
+      resolvesRevoked: X.protocol,
+      reentrant: X.healthy,
+      abort: X.reason,
+      throws: X.requestFailed,
+    },
+    healthy: healthyOk,
+    async run(t, h) {
+      const client = { request: (method, params) => (checkTaskId(method, params), h(() => completed())) };
+      return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T, retries: 1, signal: t.ac.signal }), T);
+    },
+  },
+  {
+    name: "listen",
+    label: "the client's listen(), retries 1",
+    getter: "next",
+    every: true,
+    expect: LISTEN_EXPECT,
+    healthy: healthyOk,
+    async run(t, h) {
+      let listens = 0;
+      const client = {
+        request: (method, params) => (checkTaskId(method, params), Promise.resolve(listens ? completed() : working())),
+        listen: () => ((listens += 1), h(() => stream([ACK()]))),
+      };
+      return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: T, retries: 1, signal: t.ac.signal }), T);
+    },
+  },
+  {
+    name: "next",
+    label: "a listen stream's next() (its first call on each stream)",
+    getter: "done",
+    every: true,
+    expect: LISTEN_EXPECT,
+    healthy: healthyOk,
+    async run(t, h) {
+      let listens = 0;
+      const client = {
+        request: (method, params) => (checkTaskId(method, params), Promise.resolve(listens ? completed() : working())),
+        listen: () => ((listens += 1), Promise.resolve(stream([], { next: (n) => (n === 1 ? h(() => ({ done: false, value: ACK() })) : undefined) }))),
+      };
+      return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: T, retries: 1, signal: t.ac.signal }), T);
+    },
+  },
+  {
+    name: "return",
+    label: "a listen stream's return() (called as the wait ends)",
+    getter: "done",
+    every: true,
+    expect: { ...LISTEN_EXPECT, abort: X.healthyOrReason },
+    healthy: healthyOk,
+    async run(t, h) {
+      let listens = 0;
+      const client = {
+        request: (method, params) => (checkTaskId(method, params), Promise.resolve(listens ? completed() : working())),
+        listen: () => ((listens += 1), Promise.resolve(stream([ACK()], { ret: () => h(() => ({ done: true, value: undefined })) }))),
+      };
+      return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: T, retries: 1, signal: t.ac.signal }), T);
+    },
+  },
+  ...Object.keys(INPUT).map(handlerSite),
+  {
+    name: "input",
+    label: "the input function (input: fn)",
+    getter: "responses",
+    expect: { ...HANDLER_EXPECT, getterThrows: X.executionNullKey, resolvesRevoked: X.executionNullKey },
+    healthy: (t, o) => {
+      healthyOk(t, o);
+      assert(JSON.stringify(t.answered?.k) === JSON.stringify(INPUT.form.response()), `ok, but tasks/update carried ${show(t.answered)}`);
+    },
+    async run(t, h) {
+      const client = {
+        request(method, params) {
+          checkTaskId(method, params);
+          if (method === "tasks/update") return (t.answered = params.inputResponses), Promise.resolve({ resultType: "complete" });
+          return Promise.resolve(t.answered ? completed() : asking({ k: INPUT.form.request() }));
+        },
+      };
+      const input = () => h(() => ({ tag: "ok", responses: { k: INPUT.form.response() } }));
+      return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T, input, signal: t.ac.signal }), T);
+    },
+  },
+  {
+    name: "onStatus",
+    label: "onStatus (its first call: the working status)",
+    getter: "value",
+    expect: { syncThen: X.healthy, reentrant: X.healthy, abort: X.reason, throws: X.thrown },
+    healthy: healthyOk,
+    async run(t, h) {
+      let reads = 0;
+      const client = { request: (method, params) => (checkTaskId(method, params), Promise.resolve(++reads === 1 ? working() : completed())) };
+      return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T, onStatus: () => h(() => undefined), signal: t.ac.signal }), T);
+    },
+  },
+  ...["get", "put", "delete", "list"].map(journalSite),
+];
+
+function siteCase(site, bname) {
+  const b = BEHAVIOURS[bname];
+  const expect = site.expect[bname];
+  return {
+    name: `${site.name}:${bname}`,
+    what: `${site.label} ${b.label}`,
+    expectText: expect ? expect.text : "(README silent: universal checks; the outcome is recorded)",
+    budgetMs: 8000,
+    async run(t) {
+      let used = false;
+      const h = (good) => {
+        if (used && (!site.every || b.once)) return Promise.resolve(good());
+        used = true;
+        t.hostileCalls += 1;
+        return b.make(good, t, site);
+      };
+      const o = await site.run(t, h);
+      if (site.name === "return") for (let i = 0; i < 20 && !t.hostileCalls; i += 1) await sleep(5); // return() is not awaited
+      assert(t.hostileCalls >= 1, `harness: the ${site.label} was never called (outcome ${t.describe(o)})`);
+      if (expect) expect.check(t, o, site);
+      return `${t.describe(o)}${expect ? "" : " (recorded)"}`;
+    },
+  };
+}
+
+// ---- the special cases ------------------------------------------------------------------------------
+
+const special = [];
+const scenario = (name, what, expectText, run, extra = {}) => special.push({ name, what, expectText, run, budgetMs: 10_000, ...extra });
+
+// Nesting: values 100 000 levels deep are passed through as the very objects, never walked.
+scenario("nesting:deep-result", "a completed task whose result is 100 000 levels deep", "ok, out.result === the very object", async (t) => {
+  const deep = deepObject(100_000);
+  const client = { request: () => Promise.resolve(completed(TID, deep)) };
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T }), T);
+  assert(expectTag(t, o, "ok").result === deep, "out.result is not the very object the client resolved with");
+  return "ok, the very object";
+});
+scenario("nesting:deep-status-field", "statuses (working, then completed) carrying an extra field 100 000 levels deep, with onStatus", "ok (what onStatus saw of the extra field is recorded)", async (t) => {
+  const deep = deepObject(100_000);
+  let reads = 0;
+  const seen = [];
+  const client = { request: () => Promise.resolve({ ...(++reads === 1 ? working() : completed()), extra: deep }) };
+  const onStatus = (s) => seen.push(s.extra === deep ? "the very field" : s.extra === undefined ? "no field" : "a copy");
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T, onStatus }), T);
+  expectTag(t, o, "ok");
+  return `ok; onStatus saw ${seen.join(", ")}`;
+});
+scenario("nesting:deep-capabilities", "capabilities() of an object 100 000 levels deep", "returns the merge (no throw): the deep part intact, the extension added, the base unmodified", async (t) => {
+  const deep = deepObject(100_000, { bottom: true });
+  let r;
+  try {
+    r = t.lib.capabilities(deep);
+  } catch (e) {
+    throw new CaseFailure(`capabilities() threw ${show(e)}`);
+  }
+  assert(r?.extensions?.[EXT] && typeof r.extensions[EXT] === "object", `no extension in ${show(r)}`);
+  assert(bottomOf(r, 100_000)?.bottom === true, "the merge lost the deep part");
+  assert(!("extensions" in deep), "the base was modified");
+  return "merged";
+}, { sync: true });
+scenario("nesting:deep-rejection", "request rejects with a value 100 000 levels deep (retries 1)", "error -32000 transport request_failed, cause.error === the very value", async (t) => {
+  const deep = deepObject(100_000);
+  const client = { request: () => Promise.reject(deep) };
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T, retries: 1 }), T);
+  const e = expectError(t, o, { code: -32000, kind: "transport", type: "request_failed" });
+  assert(e.cause?.error === deep, `cause.error is not the very value: ${show(e.cause?.error)}`);
+  return t.describe(o);
+});
+scenario("nesting:deep-rpc-error-data", "request rejects with a JSON-RPC error whose data is 100 000 levels deep", "error -32602 server rpc_error (data recorded)", async (t) => {
+  const deep = deepObject(100_000);
+  const client = { request: () => Promise.reject({ code: -32602, message: "unknown task", data: deep }) };
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T }), T);
+  const e = expectError(t, o, { code: -32602, kind: "server", type: "rpc_error" });
+  return `${t.describe(o)}; data ${e.data === deep ? "the very object" : show(e.data)}`;
+});
+
+// Many input requests in one status.
+scenario("many:100k-inputs", "one input_required status with 100 000 input requests (form handler present, timeoutMs 5000)", "error -32603 protocol within 1000 ms; no event-loop gap over 100 ms", async (t) => {
+  const requests = {};
+  for (let i = 0; i < 100_000; i += 1) requests[`k${i}`] = INPUT.form.request();
+  const status = asking(requests);
+  let asks = 0;
+  let updates = 0;
+  const client = { request: (method) => (method === "tasks/update" ? (updates++, Promise.resolve({ resultType: "complete" })) : Promise.resolve(updates ? completed() : status)) };
+  const gaps = gapMonitor();
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: 5000, inputHandlers: { form: async () => (asks++, ACCEPT()) } }), 5000);
+  const gap = gaps.stop();
+  const detail = `${t.describe(o)} in ${Math.round(o.ms)} ms, ${asks} asks, ${updates} updates, max gap ${gap} ms`;
+  expectError(t, o, { code: -32603, kind: "protocol" });
+  assert(o.ms <= 1000, `not quick: ${detail}`);
+  assert(gap <= 100, `event loop gap over 100 ms: ${detail}`);
+  return detail;
+}, { exclusive: true, budgetMs: 5000 });
+scenario("many:10k-forms", "one status with 10 000 form requests, an async handler, timeoutMs 5000", "ok; every key asked once; one tasks/update with all 10 000 answers; no event-loop gap over 100 ms", async (t) => {
+  const requests = {};
+  for (let i = 0; i < 10_000; i += 1) requests[`k${i}`] = INPUT.form.request();
+  const updates = [];
+  const asked = new Map();
+  const client = {
+    request(method, params) {
+      if (method === "tasks/update") return updates.push(params.inputResponses), Promise.resolve({ resultType: "complete" });
+      return Promise.resolve(updates.length ? completed() : asking(requests));
+    },
+  };
+  const form = async (params, { key }) => {
+    asked.set(key, (asked.get(key) ?? 0) + 1);
+    await Promise.resolve();
+    return ACCEPT(key);
+  };
+  const gaps = gapMonitor();
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: 5000, inputHandlers: { form } }), 5000);
+  const gap = gaps.stop();
+  const twice = [...asked.values()].filter((n) => n > 1).length;
+  const detail = `${t.describe(o)} in ${Math.round(o.ms)} ms, ${asked.size} keys asked (${twice} more than once), ${updates.length} tasks/update (${updates.map((u) => Object.keys(u ?? {}).length).join("+")} answers), max gap ${gap} ms`;
+  assert(o.resolved && o.value?.tag === "ok", `expected ok: ${detail}`);
+  assert(asked.size === 10_000 && twice === 0, `every key asked once: ${detail}`);
+  assert(updates.length === 1 && Object.keys(updates[0]).length === 10_000, `one tasks/update with all answers: ${detail}`);
+  assert(Object.entries(updates[0]).every(([k, v]) => v?.content?.v === k), `an answer under the wrong key: ${detail}`);
+  assert(gap <= 100, `event loop gap over 100 ms: ${detail}`);
+  return detail;
+}, { exclusive: true, budgetMs: 20_000 });
+
+// Instant loops: answers that come back at once must not starve the event loop.
+scenario("loop:mrtr-instant", "every tools/call answered at once with a new MRTR round (inputRequests {}), timeoutMs 1000", "no event-loop gap over 100 ms; successive tools/call ≥ ~100 ms apart, each echoing the previous requestState", async (t) => {
+  const calls = [];
+  let runaway = false;
+  const client = {
+    request(method, params) {
+      if (method !== "tools/call") return Promise.reject({ code: -32601, message: method });
+      if (calls.length >= 200) return (runaway = true), never();
+      calls.push({ at: now(), state: params?.requestState });
+      return Promise.resolve({ resultType: "input_required", inputRequests: {}, requestState: `s${calls.length}` });
+    },
+  };
+  const gaps = gapMonitor();
+  const o = await t.call("callTool", () => t.lib.callTool(client, "loop", {}, { timeoutMs: 1000 }), 1000);
+  const gap = gaps.stop();
+  const spacing = calls.slice(1).map((c, i) => c.at - calls[i].at);
+  const minSpacing = spacing.length ? Math.round(Math.min(...spacing)) : null;
+  const badEcho = calls.findIndex((c, i) => i > 0 && c.state !== `s${i}`);
+  const detail = `${t.describe(o)}; ${calls.length} tools/call${runaway ? " (runaway: stopped answering at 200)" : ""}, min spacing ${minSpacing} ms, max gap ${gap} ms`;
+  assert(!runaway, `no pacing: ${detail}`);
+  assert(gap <= 100, `event loop gap over 100 ms: ${detail}`);
+  assert(minSpacing === null || minSpacing >= 95, `rounds less than 100 ms apart: ${detail}`);
+  assert(badEcho < 0, `tools/call #${badEcho + 1} carried requestState ${show(calls[badEcho]?.state)}, expected "s${badEcho}": ${detail}`);
+  return detail;
+}, { exclusive: true });
+
+function instantListen(t, max) {
+  const state = { nexts: 0, runaway: false };
+  const client = {
+    request: (method, params) => (checkTaskId(method, params), Promise.resolve(working())),
+    listen: () => Promise.resolve(stream([ACK()], {
+      next: () => {
+        state.nexts += 1;
+        if (state.nexts > max) return (state.runaway = true), undefined; // the default: pending until return()
+        return state.nexts === 1 ? undefined : Promise.resolve({ done: false, value: EVENT("other") });
+      },
+    })),
+  };
+  return { client, state };
+}
+scenario("loop:listen-instant", "a listen stream whose next() always resolves at once with a notification for another task, timeoutMs 1000", "error -32001 timeout at the deadline; no event-loop gap over 100 ms", async (t) => {
+  const { client, state } = instantListen(t, 100_000);
+  const gaps = gapMonitor();
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: 1000 }), 1000);
+  const gap = gaps.stop();
+  const detail = `${t.describe(o)} in ${Math.round(o.ms)} ms; ${state.nexts} next() calls${state.runaway ? " (runaway: 100 000 reached, then left pending)" : ""}; max gap ${gap} ms`;
+  assert(gap <= 100, `event loop gap over 100 ms: ${detail}`);
+  expectError(t, o, { code: -32001, kind: "transport", type: "timeout" });
+  return detail;
+}, { exclusive: true });
+scenario("loop:listen-instant-abort", "the same stream with timeoutMs: Infinity and a signal aborted 300 ms later from a setTimeout", "rejects with signal.reason within 100 ms of the abort; no event-loop gap over 100 ms", async (t) => {
+  const { client, state } = instantListen(t, 100_000);
+  let abortedAt = Infinity;
+  setTimeout(() => ((abortedAt = now()), t.ac.abort(t.reason)), 300);
+  const gaps = gapMonitor();
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: Infinity, signal: t.ac.signal }), () => abortedAt);
+  const gap = gaps.stop();
+  const detail = `${t.describe(o)} ${Math.round(o.at - abortedAt)} ms after the abort (${Math.round(o.ms)} ms after the call); ${state.nexts} next() calls${state.runaway ? " (runaway)" : ""}; max gap ${gap} ms`;
+  assert(gap <= 100, `event loop gap over 100 ms: ${detail}`);
+  expectRejected(t, o, t.reason, "signal.reason");
+  return detail;
+}, { exclusive: true });
+
+// Ids and keys come back exactly as received.
+scenario("ids:lone-surrogate-server", 'callAndAwait on a server that creates the task "t\\uD800"', "every tasks/get carries that very id (===); ok", async (t) => {
+  const id = "t\uD800";
+  const sent = [];
+  const client = {
+    request(method, params) {
+      if (method === "tools/call") return Promise.resolve({ ...working(id), resultType: "task", ttlMs: null });
+      sent.push(params?.taskId);
+      return params?.taskId === id ? Promise.resolve(completed(id)) : Promise.reject({ code: -32602, message: "unknown task" });
+    },
+  };
+  const o = await t.call("callAndAwait", () => t.lib.callAndAwait(client, "x", {}, { timeoutMs: T }, { timeoutMs: T }), T);
+  const wrong = sent.filter((s) => s !== id);
+  assert(sent.length >= 1 && wrong.length === 0, `tasks/get sent taskId ${wrong.map((s) => JSON.stringify(s)).join(", ") || "never"} (expected "t\\ud800"); outcome ${t.describe(o)}`);
+  expectTag(t, o, "ok");
+  return `ok; ${sent.length} tasks/get with the very id`;
+});
+scenario("ids:lone-surrogate-caller", 'awaitTask(client, "t\\uD800")', "every tasks/get carries that very id (===); ok", async (t) => {
+  const id = "t\uD800";
+  const sent = [];
+  const client = { request: (method, params) => (sent.push(params?.taskId), params?.taskId === id ? Promise.resolve(completed(id)) : Promise.reject({ code: -32602, message: "unknown task" })) };
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, id, { timeoutMs: T }), T);
+  const wrong = sent.filter((s) => s !== id);
+  assert(sent.length >= 1 && wrong.length === 0, `tasks/get sent taskId ${wrong.map((s) => JSON.stringify(s)).join(", ") || "never"} (expected "t\\ud800"); outcome ${t.describe(o)}`);
+  expectTag(t, o, "ok");
+  return `ok; ${sent.length} tasks/get with the very id`;
+});
+scenario("keys:__proto__", 'input requests under the keys "__proto__", "constructor" and "k", answered by a form handler', 'ok; each key asked once; tasks/update\'s inputResponses has an own "__proto__" holding its answer, and the other keys', async (t) => {
+  const requests = JSON.parse(`{"__proto__": ${JSON.stringify(INPUT.form.request())}, "constructor": ${JSON.stringify(INPUT.form.request())}, "k": ${JSON.stringify(INPUT.form.request())}}`);
+  assert(Object.hasOwn(requests, "__proto__"), "harness: JSON.parse did not make an own __proto__");
+  let update;
+  const asked = [];
+  const client = {
+    request(method, params) {
+      if (method === "tasks/update") return (update = params.inputResponses), Promise.resolve({ resultType: "complete" });
+      return Promise.resolve(update ? completed() : asking(requests));
+    },
+  };
+  const form = (params, { key }) => (asked.push(key), ACCEPT(key));
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T, inputHandlers: { form } }), T);
+  const desc = (k) => (update && Object.hasOwn(update, k) ? Object.getOwnPropertyDescriptor(update, k).value?.content?.v : "<missing>");
+  const detail = `${t.describe(o)}; asked ${show(asked.sort())}; update own keys ${show(update ? Reflect.ownKeys(update) : null)}`;
+  assert(asked.length === 3 && new Set(asked).size === 3 && asked.includes("__proto__"), `each key asked once: ${detail}`);
+  for (const k of ["__proto__", "constructor", "k"]) assert(desc(k) === k, `inputResponses[${JSON.stringify(k)}] is ${show(desc(k))}, expected its own answer: ${detail}`);
+  expectTag(t, o, "ok");
+  return detail;
+});
+
+// The caller's stack: calls made within the last ~2000 frames before the JS stack limit.
+scenario("stack:near-limit", "recursing to the stack limit, at each of the last 2000 depths: capabilities({a:1}) (RangeError caught) and callAndAwait against a healthy client; 3 times", "callAndAwait never throws synchronously where a call with 4 KB of arguments still fits (its entry's room); every call started settles; then at normal depth capabilities, a healthy callAndAwait (ok) and liveCounts all zero", async (t) => {
+  const lib = t.lib;
+  const client = healthyClient();
+  const runs = [];
+  for (let run = 1; run <= 3; run += 1) {
+    const s = { probes: 0, capOk: 0, capRange: 0, capOther: 0, syncThrows: 0, unexplained: 0, refNoRoom: 0, example: null };
+    const ps = new Array(2100);
+    let np = 0;
+    let deepest = -1;
+    // What the export's own entry needs before it can refuse (its JS glue, its first wasm frame, the
+    // registry's probe and a rejected promise): a call with 4 KB of arguments. Where even that does
+    // not fit, the engine throws RangeError for any call, and so may the export.
+    const entryRoom = new Array(512);
+    const inner = () => undefined;
+    const ref = () => {
+      try {
+        return inner.apply(undefined, entryRoom);
+      } catch (x) {
+        throw x;
+      }
+    };
+    const probe = () => {
+      s.probes += 1;
+      let fits = false;
+      try {
+        ref();
+        fits = true;
+      } catch {
+        s.refNoRoom += 1;
+      }
+      try {
+        lib.capabilities({ a: 1 });
+        s.capOk += 1;
+      } catch (e) {
+        if (e instanceof RangeError) s.capRange += 1;
+        else s.capOther += 1;
+      }
+      try {
+        ps[np] = lib.callAndAwait(client, "x", {}, { timeoutMs: 2000 }, { timeoutMs: 2000 });
+        np += 1;
+      } catch (e) {
+        s.syncThrows += 1;
+        if (fits) {
+          s.unexplained += 1;
+          s.example ??= e;
+        }
+      }
+    };
+    const dive = (level) => {
+      try {
+        dive(level + 1);
+      } catch {
+        if (deepest < 0) deepest = level;
+      }
+      if (deepest - level < 2000) probe();
+    };
+    const t0 = now();
+    dive(0);
+    s.depth = deepest;
+    // Every call started near the limit must settle in time (the tag of each is recorded).
+    const tags = {};
+    const started = ps.slice(0, np);
+    const all = Promise.all(started.map((p) => (p instanceof Promise ? p : Promise.reject(new Error(`returned ${show(p)}`))).then((v) => (v?.tag === "error" ? `error ${v.error?.code} ${v.error?.cause?.type}` : v?.tag ?? show(v)), (e) => `rejected ${e?.name ?? show(e)}`))).then((list) => list.forEach((k) => (tags[k] = (tags[k] ?? 0) + 1)));
+    const inTime = await Promise.race([all.then(() => true), sleep(2000 + 1000 - (now() - t0)).then(() => false)]);
+    assert(inTime, `run ${run}: calls started near the stack limit still pending 1000 ms past their deadline (${show(s)})`);
+    s.tags = tags;
+    const nonPromise = started.filter((p) => !(p instanceof Promise)).length;
+    assert(nonPromise === 0, `run ${run}: ${nonPromise} callAndAwait calls returned a non-Promise`);
+    if (s.example && !(s.example instanceof RangeError)) throw new CaseFailure(`run ${run}: callAndAwait threw ${show(s.example)} synchronously`);
+    // Back at normal depth: the module works.
+    let caps;
+    try {
+      caps = lib.capabilities({ a: 1 });
+    } catch (e) {
+      throw new CaseFailure(`run ${run}: capabilities({a: 1}) at normal depth threw ${show(e)} (${show(s)})`);
+    }
+    assert(caps?.a === 1 && caps?.extensions?.[EXT], `run ${run}: capabilities({a: 1}) at normal depth gave ${show(caps)}`);
+    const o = await t.call(`callAndAwait (run ${run}, normal depth)`, () => lib.callAndAwait(client, "x", {}, { timeoutMs: T }, { timeoutMs: T }), T);
+    assert(o.resolved && o.value?.tag === "ok", `run ${run}: a healthy callAndAwait at normal depth gave ${t.describe(o)} (${show(s)})`);
+    try {
+      await settleCounts(lib);
+    } catch (e) {
+      throw new CaseFailure(`run ${run}: ${e.message}; this run: depth ${s.depth}, ${s.probes} probes, callAndAwait sync throws ${s.syncThrows} (${s.unexplained} where a 4 KB call still fit), outcomes ${show(tags)}`);
+    }
+    runs.push(s);
+    assert(s.unexplained === 0, `run ${run}: callAndAwait threw synchronously ${s.unexplained} times at depths where a 4 KB call still fit (${s.syncThrows} sync throws in all, e.g. ${show(s.example)}); depth ${s.depth}, ${s.probes} probes, capabilities ok ${s.capOk} / RangeError ${s.capRange}`);
+  }
+  return runs.map((s, i) => `run ${i + 1}: depth ${s.depth}, ${s.probes} probes, sync throws ${s.syncThrows} (no room for a 4 KB call: ${s.refNoRoom}), capabilities ok ${s.capOk} RangeError ${s.capRange}, outcomes ${show(s.tags)}`).join("; ");
+}, { budgetMs: 30_000 });
+
+// Load: 100 000 waits started in one synchronous loop.
+scenario("load:100k-awaitTask", "100 000 awaitTask calls started in one synchronous loop against a client whose requests never settle (timeoutMs 2000)", "no crash; all settle with error -32001 timeout (by the loop's end + 2000 + 1000 ms); liveCounts back to zero", async (t) => {
+  const N = 100_000;
+  const client = { request: () => never() };
+  const ps = new Array(N);
+  let syncThrows = 0;
+  let example;
+  const t0 = now();
+  for (let i = 0; i < N; i += 1) {
+    try {
+      ps[i] = t.lib.awaitTask(client, `t${i}`, { timeoutMs: 2000 });
+    } catch (e) {
+      syncThrows += 1;
+      example ??= e;
+      ps[i] = Promise.reject(e);
+    }
+  }
+  const loopMs = now() - t0;
+  t.progress(`loop done in ${Math.round(loopMs)} ms`);
+  const tags = {};
+  let first = 0;
+  let last = 0;
+  const all = Promise.all(ps.map((p) => p.then((v) => (v?.tag === "error" ? `${v.error?.code} ${v.error?.cause?.type}` : v?.tag ?? show(v)), (e) => `rejected ${e?.name ?? show(e)}`).then((k) => {
+    tags[k] = (tags[k] ?? 0) + 1;
+    first ||= now();
+    last = now();
+  })));
+  const bound = t0 + loopMs + 2000 + 1000;
+  const inTime = await Promise.race([all.then(() => true), sleep(bound + 2000 - now()).then(() => false)]);
+  t.calls.push({ label: "100k awaitTask" });
+  const detail = `loop ${Math.round(loopMs)} ms; first settled ${Math.round(first - t0)} ms, last settled ${inTime ? Math.round(last - t0) : "never"} ms after the first call; outcomes ${show(tags)}; sync throws ${syncThrows}`;
+  assert(syncThrows === 0, `${syncThrows} synchronous throws (e.g. ${show(example)}): ${detail}`);
+  assert(inTime && last <= bound, `not all settled by the loop's end + 3000 ms: ${detail}`);
+  assert(tags["-32001 timeout"] === N, `not all ended -32001 timeout: ${detail}`);
+  return detail;
+}, { exclusive: true, budgetMs: 40_000 });
+
+// A DOMException is never read as a JSON-RPC error (it has an integer code and a string message).
+scenario("domexception:AbortError", 'request rejects with new DOMException("The operation was aborted.", "AbortError") (not our signal), retries 1', "error -32000 transport request_failed after the retry, cause.error === the DOMException", async (t) => {
+  const thrown = [];
+  const client = { request: () => Promise.reject(thrown[thrown.push(new DOMException("The operation was aborted.", "AbortError")) - 1]) };
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: 2000, retries: 1 }), 2000);
+  const e = expectError(t, o, { code: -32000, kind: "transport", type: "request_failed" });
+  assert(thrown.includes(e.cause?.error), `cause.error is not the DOMException: ${show(e.cause?.error)}`);
+  return `${t.describe(o)} after ${thrown.length} requests`;
+});
+
+// ---- the list and the harness ----------------------------------------------------------------------
+
+let memo;
+/** Every case: `{name, what, expectText, budgetMs, exclusive?, sync?, run(t)}`. */
+export function caseList() {
+  memo ??= [...SITES.flatMap((s) => Object.keys(BEHAVIOURS).map((b) => siteCase(s, b))), ...special];
+  return memo;
+}
+
+async function finish(t, c) {
+  const lib = t.lib;
+  assert(c.sync || t.calls.length >= 1, "harness: the case never called an async export");
+  assert(t.idErrors.length === 0, t.idErrors.slice(0, 2).join("; "));
+  // The re-entrant calls: none threw synchronously, all settle (each within its timeoutMs 1000 + slack), none rejects.
+  assert(t.innerSync.length === 0, `re-entrant calls: ${t.innerSync.join("; ")}`);
+  for (const i of t.inner) {
+    const left = i.at + 1000 + SLACK + 400 - now();
+    const r = await Promise.race([i.settled, sleep(Math.max(0, left)).then(() => undefined)]);
+    assert(r, `the re-entrant ${i.name} call was still pending ${Math.round(now() - i.at)} ms after it started (timeoutMs 1000)`);
+    assert(r.ok, `the re-entrant ${i.name} call rejected with ${show(r.e)}`);
+  }
+  if (t.inner.length) t.note(`re-entrant: ${(await Promise.all(t.inner.map(async (i) => `${i.name} ${(await i.settled).v?.tag ?? "done"}`))).join(", ")}`);
+  await settleCounts(lib);
+  // The module still works.
+  const tiny = { request: (method, params) => Promise.resolve(completed(params?.taskId)) };
+  let p;
+  try {
+    p = lib.awaitTask(tiny, "h1", { timeoutMs: 500 });
+  } catch (e) {
+    throw new CaseFailure(`the healthy awaitTask afterwards threw synchronously: ${show(e)}`);
+  }
+  const out = await Promise.race([p.then((v) => ({ v }), (e) => ({ e })), sleep(1000).then(() => undefined)]);
+  assert(out, "the healthy awaitTask afterwards never settled");
+  assert(out.v?.tag === "ok", `the healthy awaitTask afterwards gave ${out.e !== undefined ? `a rejection ${show(out.e)}` : show(out.v)}`);
+  await settleCounts(lib);
+}
+
+/**
+ * Runs one case in this process / page: `env.uncaught` is the array the environment pushes uncaught
+ * exceptions and unhandled rejections into; `env.progress(message)` reports progress (optional).
+ * Resolves with `{ok, ms, detail}`.
+ */
+export async function runCase(lib, name, env = {}) {
+  const uncaught = env.uncaught ?? [];
+  const c = caseList().find((x) => x.name === name);
+  if (!c) return { ok: false, ms: 0, detail: `no case named ${JSON.stringify(name)}` };
+  const consoleError = console.error;
+  console.error = (...args) => {
+    uncaught.push(`console.error: ${args.map((a) => show(a)).join(" ")}`);
+    consoleError.apply(console, args);
+  };
+  const t = new Ctx(lib, env);
+  current = t;
+  const t0 = now();
+  let detail;
+  let failure;
+  try {
+    const before = counts(lib);
+    assert(isZero(before), `liveCounts before the case: ${show(before)}`);
+    detail = await c.run(t);
+    await finish(t, c);
+  } catch (e) {
+    failure = e instanceof CaseFailure ? e.message : `unexpected ${show(e)} ${e?.stack?.split("\n").slice(1, 3).join(" ").trim() ?? ""}`;
+  }
+  await sleep(50); // late uncaught ones still count
+  console.error = consoleError;
+  if (uncaught.length) failure = `${failure ? `${failure}; ` : ""}uncaught: ${uncaught.slice(0, 3).join(" | ")}${uncaught.length > 3 ? ` (+${uncaught.length - 3})` : ""}`;
+  const notes = t.notes.length ? ` [${t.notes.join("; ")}]` : "";
+  const outcome = !failure || !t.out ? "" : ` (outcome: ${t.describe(t.out)})`;
+  return failure ? { ok: false, ms: Math.round(now() - t0), detail: `${failure}${failure.includes(t.describe(t.out)) ? "" : outcome}` } : { ok: true, ms: Math.round(now() - t0), detail: `${detail ?? ""}${notes}` };
+}
