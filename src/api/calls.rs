@@ -148,7 +148,7 @@ impl From<TaskStatus> for TaskRef {
 impl TaskRef {
     fn seed(self) -> Result<Seed<JsValue>, JsValue> {
         let value = match self {
-            Self::Id(id) => JsValue::from_str(&id),
+            Self::Id(id) => crate::shell::values::js_text(&id),
             Self::Status(v) => v,
         };
         read_seed(value).map_err(|m| type_error("awaitTask", &m))

@@ -8,7 +8,7 @@ use crate::shell::client::{js_handlers, Client, JsClient};
 use crate::shell::hooks::{js_input_fn, js_status, Handlers};
 use crate::shell::journal::{Journal, OutcomeFn, Store};
 use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
-use crate::shell::values::{as_function, field, is_plain_object};
+use crate::shell::values::{as_function, field, is_plain_object, text_of};
 use js_sys::Function;
 use std::rc::Rc;
 use std::time::Duration;
@@ -50,7 +50,7 @@ fn flag(o: &JsValue, key: &str) -> Check<bool> {
 
 /// A non-empty string argument.
 pub fn name(v: &JsValue, what: &str) -> Check<String> {
-    match v.as_string() {
+    match text_of(v) {
         Some(s) if !s.is_empty() => Ok(s),
         _ => Err(["the ", what, " must be a non-empty string"].concat()),
     }

@@ -167,7 +167,7 @@ fn cause_object(c: &Cause<JsValue>) -> CauseObject<'_> {
             CauseObject { method: Some(method), response: Some(response.clone()), ..of("protocol_violation") }
         }
         Cause::InputHandler { key, reason, status } => CauseObject {
-            key: Some(key.as_deref().map_or(JsValue::NULL, JsValue::from_str)),
+            key: Some(key.as_deref().map_or(JsValue::NULL, crate::shell::values::js_text)),
             reason: Some(reason.clone()),
             status: Some(status.clone()),
             ..of("input_handler")

@@ -70,7 +70,7 @@ pub fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
     for key in keys.iter() {
         let value = read_key(v, &key);
         if !value.is_undefined() {
-            out.push((key.as_string().unwrap_or_default(), value));
+            out.push((text_of(&key).unwrap_or_default(), value));
         }
     }
     Some(out)
@@ -134,28 +134,75 @@ thread_local! {
 }
 
 /// The JS string of `s`, from the cache when it was made recently (a direct-mapped table by a hash of
-/// its length and last bytes; a miss makes it and takes the slot).
+/// its length and last bytes; a miss makes it and takes the slot). No borrow of the cache is held
+/// while the string is made (a JS exception there must not leave it borrowed).
 pub fn js_string(s: &str) -> JsValue {
     // The length and the last 8 bytes pick the slot (keys and ids differ there); the text decides a hit.
     let b = s.as_bytes();
     let tail = b.get(b.len().saturating_sub(8)..).unwrap_or_default();
     let hash = tail.iter().fold(b.len() as u32, |h, &c| (h ^ u32::from(c)).wrapping_mul(0x0100_0193));
     let slot = hash as usize & (CACHED - 1);
+    let hit = STRINGS.with(|cache| match cache.borrow().get(slot) {
+        Some(Some((text, value))) if **text == *s => Some(value.clone()),
+        _ => None,
+    });
+    if let Some(value) = hit {
+        return value;
+    }
+    let value = js_text(s);
     STRINGS.with(|cache| {
         let mut cache = cache.borrow_mut();
         if cache.is_empty() {
             cache.resize_with(CACHED, || None);
         }
-        match cache.get_mut(slot) {
-            Some(Some((text, value))) if **text == *s => value.clone(),
-            Some(entry) => {
-                let value = JsValue::from_str(s);
-                *entry = Some((s.into(), value.clone()));
-                value
-            }
-            None => JsValue::from_str(s),
+        if let Some(entry) = cache.get_mut(slot) {
+            *entry = Some((s.into(), value.clone()));
         }
-    })
+    });
+    value
+}
+
+/// The mark that starts the text of a JS string Rust text cannot hold exactly — one with a lone
+/// surrogate — or one that itself starts with the mark: its UTF-16 code units follow, four hex digits
+/// each (`exact.js`). A noncharacter: text received never starts with it but in that escaped form, so
+/// the mapping is one-to-one and every id, key and text goes back out exactly as it came in.
+const MARK: &[u8] = "\u{FDD0}".as_bytes();
+
+#[wasm_bindgen(module = "/src/shell/exact.js")]
+extern "C" {
+    /// The escaped form of a JS string, or `undefined` when Rust text holds it exactly.
+    #[wasm_bindgen(js_name = escapeText)]
+    fn escape_text(s: &JsValue) -> Option<String>;
+    /// The JS string an escaped form stands for (`undefined`: not one).
+    #[wasm_bindgen(js_name = unescapeText)]
+    fn unescape_text(s: &str) -> JsValue;
+    /// `o[key] = value` as an own data property (also for `"__proto__"`).
+    #[wasm_bindgen(js_name = defineOwn)]
+    fn define_own(o: &Object, key: &JsValue, value: &JsValue);
+}
+
+/// The text of a JS string, exactly (see [`MARK`]); `None` for anything else.
+#[inline(never)]
+pub fn text_of(v: &JsValue) -> Option<String> {
+    let text = v.as_string()?;
+    // A lone surrogate arrives as U+FFFD (bytes EF BF BD): only then, or with the mark, may the text
+    // not stand for the string (`str`'s own pattern search is avoided: it costs the module a kilobyte).
+    let b = text.as_bytes();
+    if b.starts_with(MARK) || b.windows(3).any(|w| w == [0xEF, 0xBF, 0xBD]) {
+        return Some(escape_text(v).unwrap_or(text));
+    }
+    Some(text)
+}
+
+/// The JS string of a text made by [`text_of`] (the very string it came from).
+pub fn js_text(s: &str) -> JsValue {
+    if s.as_bytes().starts_with(MARK) {
+        let v = unescape_text(s);
+        if !v.is_undefined() {
+            return v;
+        }
+    }
+    JsValue::from_str(s)
 }
 
 impl Json for JsValue {
@@ -184,7 +231,7 @@ impl Json for JsValue {
     }
 
     fn as_str(&self) -> Option<String> {
-        self.as_string()
+        text_of(self)
     }
 
     fn as_f64(&self) -> Option<f64> {
@@ -233,8 +280,12 @@ impl Json for JsValue {
     fn object(fields: Vec<(&str, Self)>) -> Self {
         let o = Object::new();
         for (k, v) in fields {
-            // Setting a fresh plain object's own data property cannot fail.
-            let _ = Reflect::set(&o, &js_string(k), &v);
+            if k == "__proto__" {
+                define_own(&o, &js_string(k), &v); // assignment would set the prototype
+            } else {
+                // Setting a fresh plain object's own data property cannot fail.
+                let _ = Reflect::set(&o, &js_string(k), &v);
+            }
         }
         o.into()
     }

@@ -18,6 +18,7 @@ use crate::shell::client::Client;
 use crate::shell::options::{millis, AwaitOptions, CallOptions, Input};
 use crate::shell::run::detached;
 use crate::shell::signals::is_aborted;
+use crate::shell::values::js_text;
 use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -51,7 +52,7 @@ impl CancelOnAbort {
     /// ends at its abort; an abort after the outcome sends nothing.
     fn rejected(&self, record: &Record) {
         let Some(task_id) = record.task_id().filter(|_| is_aborted(&self.signal)) else { return };
-        let params = JsValue::object(vec![("taskId", JsValue::from_str(&task_id))]);
+        let params = JsValue::object(vec![("taskId", js_text(&task_id))]);
         detached(self.client.as_ref(), "tasks/cancel", params, self.timeout_ms);
     }
 }

@@ -4,7 +4,7 @@
 //! changed (the store may keep what it is given).
 
 use crate::json::Json;
-use crate::shell::values::{entries, field, js_string};
+use crate::shell::values::{entries, field, js_string, js_text, text_of};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -54,7 +54,7 @@ pub fn open(stored: &JsValue, server: &str, task_id: &str, tool: Option<String>)
     let journaled_at = field(stored, "journaledAt").filter(|n| n.as_f64().is_some());
     JsValue::object(vec![
         ("server", field(stored, "server").filter(JsValue::is_string).unwrap_or_else(|| JsValue::from_str(server))),
-        ("taskId", JsValue::from_str(task_id)),
+        ("taskId", js_text(task_id)),
         ("tool", tool.map_or_else(|| text(stored, "tool"), |t| JsValue::from_str(&t))),
         ("createdAt", text(stored, "createdAt")),
         ("ttlMs", number(stored, "ttlMs")),
@@ -84,7 +84,7 @@ pub fn see(entry: &JsValue, status: &JsValue) -> JsValue {
 
 /// `entry` with the answer `response` for `key` (hash `hash`), replacing an earlier one.
 pub fn answer(entry: &JsValue, key: &str, hash: &str, response: &JsValue) -> JsValue {
-    let key = JsValue::from_str(key);
+    let key = js_text(key);
     let items = Array::new();
     for a in answered(entry).iter() {
         if field(&a, "key").as_ref() != Some(&key) {
@@ -100,7 +100,7 @@ pub fn acked(entry: &JsValue, keys: &[String]) -> JsValue {
     let items = Array::new();
     for a in answered(entry).iter() {
         let key = field(&a, "key").unwrap_or_default();
-        let done = key.as_string().is_some_and(|k| keys.contains(&k));
+        let done = text_of(&key).is_some_and(|k| keys.contains(&k));
         items.push(&if done { item(key, field(&a, "hash").unwrap_or_default(), None) } else { a });
     }
     with(entry, "answered", &items)

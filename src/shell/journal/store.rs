@@ -3,7 +3,7 @@
 //! function throws, like what its promise rejects with, is the call's `Err`.
 
 use crate::shell::client::{called, Reply};
-use crate::shell::values::{as_function, field, js_string};
+use crate::shell::values::{as_function, field, js_string, js_text};
 use js_sys::Function;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -94,7 +94,7 @@ impl Store {
 
 /// The journal key of a task: `JSON.stringify([server, taskId])`.
 pub fn key_of(server: &str, task_id: &str) -> String {
-    key_of_values(&JsValue::from_str(server), &JsValue::from_str(task_id))
+    key_of_values(&JsValue::from_str(server), &js_text(task_id))
 }
 
 /// [`key_of`] of the values an entry holds.

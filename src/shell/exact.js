@@ -1,0 +1,27 @@
+// Strings and keys kept exact between JS and the module (see src/shell/values.rs). Rust text is UTF-8
+// and cannot hold a lone surrogate, so a JS string that has one (or that starts with the mark itself)
+// crosses as its escaped form: the mark U+FDD0, then each UTF-16 code unit as four hex digits — one
+// to one, so it goes back out as the very string that came in.
+const MARK = "\uFDD0";
+
+/** The escaped form of `s` when Rust text cannot stand for it exactly, else undefined. */
+export function escapeText(s) {
+  if (!s.startsWith(MARK) && !/[\uD800-\uDFFF]/.test(s.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ""))) return undefined;
+  let out = MARK;
+  for (let i = 0; i < s.length; i++) out += s.charCodeAt(i).toString(16).padStart(4, "0");
+  return out;
+}
+
+/** The string an escaped form stands for (undefined when `s` is not one). */
+export function unescapeText(s) {
+  const hex = s.slice(1);
+  if (hex.length % 4 !== 0 || !/^[0-9a-f]*$/.test(hex)) return undefined;
+  let out = "";
+  for (let i = 0; i < hex.length; i += 4) out += String.fromCharCode(parseInt(hex.slice(i, i + 4), 16));
+  return out;
+}
+
+/** Sets `o[key] = value` as an own data property (assignment would take "__proto__" as the prototype). */
+export function defineOwn(o, key, value) {
+  Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+}
