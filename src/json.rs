@@ -42,6 +42,10 @@ pub trait Json: Clone {
     fn entries(&self) -> Option<Vec<(String, Self)>>;
     /// The items of an array; `None` for anything else, and for an array that cannot be read.
     fn items(&self) -> Option<Vec<Self>>;
+    /// How many own keys a plain object has, without reading its values (`None` as for [`Json::entries`]).
+    fn key_count(&self) -> Option<usize> {
+        self.entries().map(|e| e.len())
+    }
     /// `true` for an absolute `http:`/`https:` URL with a host and without credentials, as the host's
     /// URL parser reads it (the WHATWG parser in JS; a strict reading of RFC 3986 natively).
     fn is_safe_web_url(url: &str) -> bool {

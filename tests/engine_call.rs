@@ -164,8 +164,9 @@ fn one_mrtr_round_is_answered_and_retried_with_the_state_echoed() {
         [
             "0 tools/call (timeout 60000)",
             "10 ask form confirm",
-            "50 tools/call [confirm] (timeout 59950)",
-            "60 resolve task"
+            // Answered at 50, but a round goes out no sooner than 100 ms after the previous one.
+            "100 tools/call [confirm] (timeout 59900)",
+            "110 resolve task"
         ]
     );
     let retry = &seen.borrow()[1];
@@ -307,4 +308,51 @@ fn update_and_cancel_are_acknowledged() {
     let (_, out) = step(Call::CancelTask { task_id: "t1".into() }, Resp::Never);
     assert_eq!(out["error"]["cause"]["type"], "timeout");
     assert_eq!(out["error"]["data"], json!({"taskId": "t1", "timeoutMs": 60000}));
+}
+
+#[test]
+fn rounds_that_come_back_at_once_go_out_no_sooner_than_100_ms_apart() {
+    // A server that answers every round at once with a fresh requestState and nothing to answer: one
+    // round every 100 ms (not a flood), until the deadline.
+    let mut n = 0;
+    let mut sim = Sim::new(move |_: &str, _: &Value, _: u64| {
+        n += 1;
+        Resp::Ok(0, json!({"resultType": "input_required", "requestState": format!("s{n}")}))
+    });
+    let out = call(
+        &mut sim,
+        CallOptions { bounds: Bounds { timeout_ms: Some(450), request_timeout_ms: None }, ..CallOptions::default() },
+    );
+    assert_eq!(out["error"]["cause"]["type"], "timeout");
+    let sent: Vec<&String> = sim.trace.iter().filter(|t| t.contains("tools/call")).collect();
+    assert_eq!(
+        sent,
+        [
+            "0 tools/call (timeout 450)",
+            "100 tools/call (timeout 350)",
+            "200 tools/call (timeout 250)",
+            "300 tools/call (timeout 150)",
+            "400 tools/call (timeout 50)"
+        ]
+    );
+}
+
+#[test]
+fn a_round_that_took_longer_than_100_ms_is_followed_at_once() {
+    let mut n = 0;
+    let mut sim = Sim::new(move |_: &str, _: &Value, _: u64| {
+        n += 1;
+        if n < 3 {
+            Resp::Ok(150, json!({"resultType": "input_required", "requestState": format!("s{n}")}))
+        } else {
+            Resp::Ok(150, created())
+        }
+    });
+    let out = call(&mut sim, CallOptions::default());
+    assert_eq!(out["tag"], "task");
+    let sent: Vec<&String> = sim.trace.iter().filter(|t| t.contains("tools/call")).collect();
+    assert_eq!(
+        sent,
+        ["0 tools/call (timeout 60000)", "150 tools/call (timeout 59850)", "300 tools/call (timeout 59700)"]
+    );
 }

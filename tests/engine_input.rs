@@ -421,3 +421,59 @@ fn a_seed_status_with_input_requests_is_answered_without_a_read() {
     assert_eq!(sim.trace[..3], ["0 status input_required", "0 ask form name", "0 tasks/update [name] (timeout 60000)"]);
     assert_eq!(script.updates.borrow().len(), 1);
 }
+
+/// `n` form requests keyed `k0` … `k{n-1}`.
+fn many_forms(n: usize) -> Value {
+    Value::Object((0..n).map(|i| (format!("k{i}"), form("?"))).collect())
+}
+
+#[test]
+fn ten_thousand_requests_in_one_status_are_each_asked_once_and_answered_in_one_round() {
+    // The input desk itself (natively a status is a serde_json tree, which every ask would copy: in the
+    // module it is a handle): 10 000 requests offered, re-offered while their handlers run, answered.
+    use mcp_tasks_wasm::engine::inputs::InputDesk;
+    use mcp_tasks_wasm::engine::{Action, Queue};
+    let n = 10_000;
+    let requests: Vec<(String, Value)> = (0..n).map(|i| (format!("k{i}"), form("?"))).collect();
+    let status = json!({"taskId": "t1", "status": "input_required"});
+    let mut desk = InputDesk::new(InputMode::Handlers(ALL));
+    let mut out = Queue::new();
+    desk.offer(&requests, &status, &mut out).unwrap();
+    let asks: Vec<_> = out
+        .drain(..)
+        .filter_map(|a| match a {
+            Action::Ask { ask, key, .. } => Some((ask, key)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asks.len(), n, "each key asked once");
+    let answer = accept("Ada");
+    for (i, (ask, _)) in asks.iter().enumerate() {
+        desk.answer(*ask, &answer, &status).unwrap();
+        if i == n / 2 {
+            // A read in the middle of the round lists the same keys: nothing is asked again.
+            desk.offer(&requests, &status, &mut out).unwrap();
+            assert!(out.is_empty(), "nothing asked again");
+            assert!(desk.take_ready().is_empty(), "the round is not complete yet");
+        }
+    }
+    let rounds = desk.take_ready();
+    assert_eq!(rounds.len(), 1, "one round");
+    assert_eq!(rounds[0].len(), n, "with every answer");
+    assert!(!desk.busy());
+    desk.offer(&requests, &status, &mut out).unwrap();
+    assert!(out.is_empty(), "answered keys are never asked again");
+    // That this is linear work (up to sorts) is held by the hostile suite's event-loop measure
+    // (tests/hostile, many:10k-forms): the quadratic desk blocked a page for over a second.
+}
+
+#[test]
+fn a_status_listing_more_than_ten_thousand_requests_is_a_protocol_violation() {
+    let (_, f) = server(vec![asking(many_forms(10_001))]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| panic!("no handler may run"));
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["tag"], "error");
+    assert_eq!(out["error"]["kind"], "protocol");
+    assert_eq!(out["error"]["cause"]["type"], "protocol_violation");
+    assert!(out["error"]["message"].as_str().unwrap().contains("10001 input requests"), "{}", out["error"]["message"]);
+}

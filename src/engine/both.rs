@@ -48,7 +48,7 @@ impl<J: Json> CallAndAwait<J> {
             phase: Phase::Call(CallPart { call: CallTool::new(name, arguments, call_opts, now), wait_opts }),
             now,
             wait_aborted: None,
-            ending: Vec::new(),
+            ending: Queue::new(),
         }
     }
 
@@ -90,9 +90,9 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
             if wait_opts.cancel_on_abort {
                 let task_id = status.get_str("taskId").unwrap_or_default();
                 let timeout_ms = wait_opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
-                self.ending.push(Action::SendDetached { call: Call::CancelTask { task_id }, timeout_ms });
+                self.ending.push_back(Action::SendDetached { call: Call::CancelTask { task_id }, timeout_ms });
             }
-            self.ending.push(Action::Finish(Finish::Reject(reason)));
+            self.ending.push_back(Action::Finish(Finish::Reject(reason)));
             return next_queued(&mut self.ending);
         }
         match Wait::new(Seed::Status(status.clone()), wait_opts, self.now) {

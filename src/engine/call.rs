@@ -2,7 +2,7 @@
 
 use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
-use super::options::{Bounds, InputMode};
+use super::options::{Bounds, InputMode, DEFAULT_MIN_POLL_INTERVAL_MS};
 use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
@@ -22,6 +22,10 @@ pub struct CallOptions<V> {
     pub request_state: Option<V>,
 }
 
+/// The least time between two `tools/call`s of one call (the default `minPollIntervalMs`): a server
+/// that answers every MRTR round at once gets a round every 100 ms, not a flood.
+pub const ROUND_FLOOR_MS: u64 = DEFAULT_MIN_POLL_INTERVAL_MS;
+
 /// The `callTool` machine.
 #[derive(Debug)]
 pub struct CallTool<V> {
@@ -30,6 +34,10 @@ pub struct CallTool<V> {
     timeout_ms: Option<u64>,
     mode: InputMode,
     flights: Flights,
+    /// When the last `tools/call` went out.
+    last_sent: Millis,
+    /// The next round's `(inputResponses, requestState)`, held until [`ROUND_FLOOR_MS`] after the last.
+    held: Option<(Option<V>, Option<V>)>,
     /// The MRTR round being answered, with its desk (MRTR keys are their own key space).
     round: Option<(Mrtr<V>, InputDesk<V>)>,
     out: Queue<V>,
@@ -46,8 +54,10 @@ impl<J: Json> CallTool<J> {
             timeout_ms: opts.bounds.timeout_ms,
             mode: opts.input,
             flights: Flights::new(deadline, opts.bounds.request_timeout_ms),
+            last_sent: now,
+            held: None,
             round: None,
-            out: Vec::new(),
+            out: Queue::new(),
             done: false,
         };
         if opts.bounds.timeout_ms == Some(0) {
@@ -58,7 +68,17 @@ impl<J: Json> CallTool<J> {
         c
     }
 
+    /// The next round: sent now, or held until [`ROUND_FLOOR_MS`] after the previous one went out.
+    fn next_round(&mut self, input_responses: Option<J>, request_state: Option<J>, now: Millis) {
+        if now < later(self.last_sent, ROUND_FLOOR_MS) {
+            self.held = Some((input_responses, request_state));
+        } else {
+            self.send(input_responses, request_state, now);
+        }
+    }
+
     fn send(&mut self, input_responses: Option<J>, request_state: Option<J>, now: Millis) {
+        self.last_sent = now;
         let call = Call::ToolsCall {
             name: self.name.clone(),
             arguments: self.arguments.clone(),
@@ -74,8 +94,8 @@ impl<J: Json> CallTool<J> {
             Ok(CallReply::Complete(r)) => self.finish(Finish::Resolve(Outcome::Result(r))),
             Ok(CallReply::Task(view)) => self.finish(Finish::Resolve(Outcome::Task(view.object))),
             Ok(CallReply::InputRequired(m)) if m.requests.is_empty() => {
-                // Only a requestState: retry at once.
-                self.send(None, m.request_state, now);
+                // Only a requestState: the next round.
+                self.next_round(None, m.request_state, now);
             }
             Ok(CallReply::InputRequired(m)) => {
                 let mut desk = InputDesk::new(self.mode);
@@ -106,7 +126,7 @@ impl<J: Json> CallTool<J> {
         let request_state = m.request_state.clone();
         self.round = None;
         let responses = J::object(answers.iter().map(|(k, v)| (k.as_str(), v.clone())).collect());
-        self.send(Some(responses), request_state, now);
+        self.next_round(Some(responses), request_state, now);
     }
 
     /// The deadline and request timeouts at `now` (`tools/call` is never re-issued: a second call
@@ -121,7 +141,12 @@ impl<J: Json> CallTool<J> {
         }
         if let Some(f) = self.flights.take_expired(now, &mut self.out) {
             let failure = super::flights::Lost::Timeout.failure(&f, ("name", &self.name), None);
-            self.fail(failure);
+            return self.fail(failure);
+        }
+        if now >= later(self.last_sent, ROUND_FLOOR_MS) {
+            if let Some((responses, state)) = self.held.take() {
+                self.send(responses, state, now);
+            }
         }
     }
 
@@ -138,7 +163,7 @@ impl<J: Json> CallTool<J> {
         if let Some((_, mut desk)) = self.round.take() {
             desk.stop_all(&mut self.out);
         }
-        self.out.push(Action::Finish(finish));
+        self.out.push_back(Action::Finish(finish));
     }
 }
 
@@ -177,6 +202,7 @@ impl<J: Json> Machine<J> for CallTool<J> {
         if self.done {
             return None;
         }
-        [self.flights.deadline, self.flights.earliest_expiry()].into_iter().flatten().min()
+        let round = self.held.as_ref().map(|_| later(self.last_sent, ROUND_FLOOR_MS));
+        [self.flights.deadline, self.flights.earliest_expiry(), round].into_iter().flatten().min()
     }
 }

@@ -96,7 +96,7 @@ impl Flights {
             self.open.reserve_exact(1); // one request in flight is the rule: room for one (memory per wait)
         }
         self.open.push(Flight { id, purpose, method: call.method(), expires, timeout_ms });
-        out.push(Action::Send { req: id, call, timeout_ms });
+        out.push_back(Action::Send { req: id, call, timeout_ms });
         id
     }
 
@@ -124,14 +124,14 @@ impl Flights {
     pub fn take_expired<V>(&mut self, now: Millis, out: &mut Queue<V>) -> Option<Flight> {
         let at = self.open.iter().position(|f| f.expires.is_some_and(|e| e <= now))?;
         let f = self.open.remove(at);
-        out.push(Action::Abort { req: f.id });
+        out.push_back(Action::Abort { req: f.id });
         Some(f)
     }
 
     /// Aborts every request in flight.
     pub fn abort_all<V>(&mut self, out: &mut Queue<V>) {
         for f in self.open.drain(..) {
-            out.push(Action::Abort { req: f.id });
+            out.push_back(Action::Abort { req: f.id });
         }
     }
 

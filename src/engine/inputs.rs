@@ -8,7 +8,7 @@
 //! its answer stay reserved too (they are not asked again during this wait).
 
 use super::options::InputMode;
-use super::{Action, AskId, Failure, Queue};
+use super::{sorted, Action, AskId, Failure, Queue};
 use crate::json::Json;
 use crate::proto::input::{check_response, read_input_request, InputKind};
 
@@ -21,13 +21,14 @@ pub enum Stop<V> {
     Fail(Failure<V>),
 }
 
-/// One running handler call (one key) or input-function call (several keys).
+/// One handler call (one key) or input-function call (several keys), running while `keys` is not empty.
 #[derive(Clone, Debug)]
 struct Ask {
     id: AskId,
     round: u32,
     function: bool,
-    /// The keys it answers, with their kinds (`None`: a kind no handler exists for).
+    /// The keys it answers, with their kinds (`None`: a kind no handler exists for); emptied once it
+    /// answered or was withdrawn.
     keys: Vec<(String, Option<InputKind>)>,
 }
 
@@ -39,13 +40,18 @@ struct Round<V> {
     answers: Vec<(String, V)>,
 }
 
-/// The desk for one wait (or one MRTR round).
+/// The desk for one wait (or one MRTR round). Every step is linear in the requests of the status at
+/// hand, up to a sort (thousands of requests in one status are handled without a quadratic pass).
 #[derive(Clone, Debug)]
 pub struct InputDesk<V> {
     mode: InputMode,
     /// Every key asked (or answered before the wait began): never asked again during this wait.
     reserved: Vec<String>,
+    /// The asks of the current rounds in id order (ids only grow), the finished ones among them with no
+    /// keys left; cleared whenever none is running.
     asks: Vec<Ask>,
+    /// How many of `asks` are running.
+    running: usize,
     rounds: Vec<Round<V>>,
     ready: Vec<Vec<(String, V)>>,
     next_ask: u32,
@@ -59,6 +65,7 @@ impl<J: Json> InputDesk<J> {
             mode,
             reserved: Vec::new(),
             asks: Vec::new(),
+            running: 0,
             rounds: Vec::new(),
             ready: Vec::new(),
             next_ask: 1,
@@ -68,14 +75,7 @@ impl<J: Json> InputDesk<J> {
 
     /// Marks `key` as already answered (e.g. before a restart): it is never asked during this wait.
     pub fn reserve(&mut self, key: &str) {
-        if !self.is_reserved(key) {
-            self.reserved.push(key.to_owned());
-        }
-    }
-
-    /// `true` when `key` was asked or answered during this wait.
-    pub fn is_reserved(&self, key: &str) -> bool {
-        self.reserved.iter().any(|k| k == key)
+        self.reserved.push(key.to_owned());
     }
 
     /// Offers the requests outstanding in `status` (its `inputRequests` as `requests`): withdraws running
@@ -83,8 +83,12 @@ impl<J: Json> InputDesk<J> {
     /// as one new round. With `input: "return"` any unreserved key gives the status back at once,
     /// whatever the requests hold.
     pub fn offer(&mut self, requests: &[(String, J)], status: &J, out: &mut Queue<J>) -> Result<(), Stop<J>> {
-        self.withdraw_missing(requests, out);
-        let pending: Vec<&(String, J)> = requests.iter().filter(|(k, _)| !self.is_reserved(k)).collect();
+        if self.running > 0 {
+            self.withdraw_missing(requests, out);
+        }
+        let reserved = sorted(self.reserved.iter().map(String::as_str));
+        let pending: Vec<&(String, J)> =
+            requests.iter().filter(|(k, _)| reserved.binary_search(&k.as_str()).is_err()).collect();
         if pending.is_empty() {
             return Ok(());
         }
@@ -99,6 +103,7 @@ impl<J: Json> InputDesk<J> {
         }
         let round = self.next_round;
         self.next_round += 1;
+        let before = self.asks.len();
         match self.mode {
             InputMode::Return => return Err(Stop::Return),
             InputMode::Handlers(set) => {
@@ -108,7 +113,7 @@ impl<J: Json> InputDesk<J> {
                 for r in parsed {
                     let Some(kind) = r.kind else { continue };
                     let id = self.new_ask(round, false, vec![(r.key.clone(), Some(kind))]);
-                    out.push(Action::Ask { ask: id, kind, key: r.key, params: r.params, status: status.clone() });
+                    out.push_back(Action::Ask { ask: id, kind, key: r.key, params: r.params, status: status.clone() });
                 }
             }
             InputMode::Function => {
@@ -116,30 +121,38 @@ impl<J: Json> InputDesk<J> {
                 let limited = J::object(pending.iter().map(|(k, v)| (k.as_str(), v.clone())).collect());
                 let view = status.with_field("inputRequests", Some(limited));
                 let id = self.new_ask(round, true, keys);
-                out.push(Action::AskAll { ask: id, status: view });
+                out.push_back(Action::AskAll { ask: id, status: view });
             }
         }
-        let open = self.asks.iter().filter(|a| a.round == round).count();
-        self.rounds.push(Round { id: round, open, answers: Vec::new() });
+        // Every key handed out is reserved.
+        let asked: Vec<String> = self
+            .asks
+            .get(before..)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|a| a.keys.iter().map(|(k, _)| k.clone()))
+            .collect();
+        self.reserved.extend(asked);
+        self.rounds.push(Round { id: round, open: self.asks.len() - before, answers: Vec::new() });
         Ok(())
     }
 
     /// Takes in what an ask resolved with. Late answers (for withdrawn asks) are ignored.
     pub fn answer(&mut self, ask: AskId, value: &J, status: &J) -> Result<(), Stop<J>> {
-        let Some(at) = self.asks.iter().position(|a| a.id == ask) else {
-            return Ok(());
-        };
-        let a = self.asks.remove(at);
-        let key = if a.function { None } else { a.keys.first().map(|(k, _)| k.clone()) };
+        let Ok(at) = self.asks.binary_search_by_key(&ask.0, |a| a.id.0) else { return Ok(()) };
+        let Some(a) = self.asks.get_mut(at).filter(|a| !a.keys.is_empty()) else { return Ok(()) };
+        let (round, function, keys) = (a.round, a.function, std::mem::take(&mut a.keys));
+        self.finished_one();
+        let key = if function { None } else { keys.first().map(|(k, _)| k.clone()) };
         let fail = |reason: J| Stop::Fail(Failure::input_handler(key.clone(), reason, status.clone()));
         let answers = match value.get_str("tag").as_deref() {
-            Some("ok") if a.function => {
+            Some("ok") if function => {
                 let responses = value.get("responses").unwrap_or_else(J::null);
                 if !responses.is_object() {
                     return Err(fail(invalid_response(responses)));
                 }
                 let mut answers = Vec::new();
-                for (k, kind) in &a.keys {
+                for (k, kind) in &keys {
                     let Some(response) = responses.get(k) else { continue };
                     // A request of a kind the library does not know is answered unchecked.
                     if let Some(kind) = kind {
@@ -151,14 +164,14 @@ impl<J: Json> InputDesk<J> {
             }
             Some("ok") => {
                 let response = value.get("response").unwrap_or_else(J::null);
-                let Some((k, Some(kind))) = a.keys.first() else { return Ok(()) };
+                let Some((k, Some(kind))) = keys.first() else { return Ok(()) };
                 check_response(*kind, &response).map_err(|_| fail(invalid_response(response.clone())))?;
                 vec![(k.clone(), response)]
             }
             Some("error") => return Err(fail(value.get("reason").unwrap_or_else(J::null))),
             _ => return Err(fail(J::object(vec![("type", J::string("invalid_outcome")), ("outcome", value.clone())]))),
         };
-        self.settle(a.round, answers);
+        self.settle(round, answers);
         Ok(())
     }
 
@@ -169,60 +182,66 @@ impl<J: Json> InputDesk<J> {
 
     /// `true` while some handler or function call is running.
     pub fn busy(&self) -> bool {
-        !self.asks.is_empty()
+        self.running > 0
     }
 
     /// Aborts every running ask (the wait is ending).
     pub fn stop_all(&mut self, out: &mut Queue<J>) {
-        for a in self.asks.drain(..) {
-            out.push(Action::StopAsk { ask: a.id });
+        for a in self.asks.drain(..).filter(|a| !a.keys.is_empty()) {
+            out.push_back(Action::StopAsk { ask: a.id });
         }
+        self.running = 0;
         self.rounds.clear();
     }
 
     fn new_ask(&mut self, round: u32, function: bool, keys: Vec<(String, Option<InputKind>)>) -> AskId {
         let id = AskId(self.next_ask);
         self.next_ask += 1;
-        for (k, _) in &keys {
-            self.reserve(k);
-        }
         self.asks.push(Ask { id, round, function, keys });
+        self.running += 1;
         id
+    }
+
+    /// One ask stopped running; the list goes once none runs.
+    fn finished_one(&mut self) {
+        self.running = self.running.saturating_sub(1);
+        if self.running == 0 {
+            self.asks = Vec::new();
+        }
     }
 
     /// Drops keys that are no longer requested from running asks and from answers held for unfinished
     /// rounds; an ask left with no key is aborted (its late answer will never be sent) and counts as
     /// settled in its round. The keys stay reserved.
     fn withdraw_missing(&mut self, requests: &[(String, J)], out: &mut Queue<J>) {
-        let listed = |k: &String| requests.iter().any(|(rk, _)| rk == k);
+        let listed = sorted(requests.iter().map(|(k, _)| k.as_str()));
+        let is_listed = |k: &String| listed.binary_search(&k.as_str()).is_ok();
         let mut settled = Vec::new();
-        self.asks.retain_mut(|a| {
-            a.keys.retain(|(k, _)| listed(k));
+        for a in self.asks.iter_mut().filter(|a| !a.keys.is_empty()) {
+            a.keys.retain(|(k, _)| is_listed(k));
             if a.keys.is_empty() {
-                out.push(Action::StopAsk { ask: a.id });
+                out.push_back(Action::StopAsk { ask: a.id });
                 settled.push(a.round);
-                false
-            } else {
-                true
             }
-        });
+        }
         for r in &mut self.rounds {
-            r.answers.retain(|(k, _)| listed(k));
+            r.answers.retain(|(k, _)| is_listed(k));
         }
         for round in settled {
+            self.finished_one();
             self.settle(round, Vec::new());
         }
     }
 
     fn settle(&mut self, round: u32, answers: Vec<(String, J)>) {
         let Some(at) = self.rounds.iter().position(|r| r.id == round) else { return };
-        let mut r = self.rounds.remove(at);
+        let Some(r) = self.rounds.get_mut(at) else { return };
         r.answers.extend(answers);
         r.open = r.open.saturating_sub(1);
         if r.open > 0 {
-            self.rounds.push(r);
             return;
         }
+        let r = self.rounds.remove(at);
         self.ready.push(r.answers);
     }
 }

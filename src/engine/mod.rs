@@ -177,18 +177,23 @@ pub trait Machine<V> {
     fn wake_at(&self) -> Option<Millis>;
 }
 
-/// The actions a machine decided that the driver has not taken yet, oldest first (a few at most: a
-/// `Vec`, whose code is smaller than a ring buffer's).
-pub type Queue<V> = Vec<Action<V>>;
+/// The actions a machine decided that the driver has not taken yet, oldest first (usually a few; one per
+/// input request when a status lists thousands: a ring buffer, so taking each is constant work).
+pub type Queue<V> = std::collections::VecDeque<Action<V>>;
 
 /// The next of a machine's queued actions; once they are all taken the queue's buffer is released (a
 /// machine that waits keeps none: memory per wait).
 pub(crate) fn next_queued<V>(out: &mut Queue<V>) -> Option<Action<V>> {
-    if out.is_empty() {
-        *out = Vec::new();
-        return None;
+    let next = out.pop_front();
+    if next.is_none() {
+        *out = Queue::new();
     }
-    Some(out.remove(0))
+    next
+}
+
+/// `keys`, sorted (a heap sort: its code is a fraction of `sort_unstable`'s), to look keys up in.
+pub(crate) fn sorted<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    std::collections::BinaryHeap::from_iter(keys).into_sorted_vec()
 }
 
 /// `a` plus `b` milliseconds, saturating.

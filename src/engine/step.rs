@@ -40,7 +40,7 @@ impl<J: Json> Step<J> {
             backoff: Backoff::new(retry.seed),
             failures: 0,
             again_at: None,
-            out: Vec::new(),
+            out: Queue::new(),
             done: false,
         };
         if bounds.timeout_ms == Some(0) {
@@ -101,7 +101,7 @@ impl<J: Json> Step<J> {
             self.done = true;
             self.again_at = None;
             self.flights.abort_all(&mut self.out);
-            self.out.push(Action::Finish(finish));
+            self.out.push_back(Action::Finish(finish));
         }
     }
 }

@@ -165,7 +165,7 @@ impl<J: Json> Wait<J> {
             next_update: 1,
             resend: Vec::new(),
             update_error: None,
-            out: Vec::new(),
+            out: Queue::new(),
             done: false,
         };
         for (key, answer) in answered {
@@ -237,7 +237,7 @@ impl<J: Json> Wait<J> {
             }
         }
         if self.last.as_ref().is_none_or(|last| !last.same_status(&view)) {
-            self.out.push(Action::Status(view.object.clone()));
+            self.out.push_back(Action::Status(view.object.clone()));
         }
         self.track_ttl(&view, now);
         let status = view.object.clone();
@@ -313,9 +313,10 @@ impl<J: Json> Wait<J> {
         if self.resend.is_empty() {
             return;
         }
+        let listed = super::sorted(requests.iter().map(|(k, _)| k.as_str()));
         let answers: Vec<(String, J)> = std::mem::take(&mut self.resend)
             .into_iter()
-            .filter(|(k, _)| requests.iter().any(|(rk, _)| rk == k))
+            .filter(|(k, _)| listed.binary_search(&k.as_str()).is_ok())
             .collect();
         if !answers.is_empty() {
             self.send_update(answers, true, now);
@@ -501,7 +502,7 @@ impl<J: Json> Wait<J> {
         let expires = self.flights.timeout_at(now).map(|t| later(now, t));
         self.stream = Stream::Opening { expires };
         self.next_poll = None;
-        self.out.push(Action::OpenStream { call: Call::Listen { task_id: self.task_id.clone() } });
+        self.out.push_back(Action::OpenStream { call: Call::Listen { task_id: self.task_id.clone() } });
     }
 
     fn on_stream(&mut self, event: StreamEvent<J>, now: Millis) {
@@ -587,7 +588,7 @@ impl<J: Json> Wait<J> {
 
     fn close_stream(&mut self) {
         if matches!(self.stream, Stream::Opening { .. } | Stream::Open { .. }) {
-            self.out.push(Action::CloseStream);
+            self.out.push_back(Action::CloseStream);
         }
         self.stream = Stream::Off;
     }
@@ -599,7 +600,7 @@ impl<J: Json> Wait<J> {
     /// Ends the wait: everything in flight is stopped, then the outcome goes out.
     fn finish(&mut self, finish: Finish<J>) {
         if self.stop_everything() {
-            self.out.push(Action::Finish(finish));
+            self.out.push_back(Action::Finish(finish));
         }
     }
 
@@ -673,9 +674,9 @@ impl<J: Json> Machine<J> for Wait<J> {
                 if self.opts.cancel_on_abort {
                     let call = Call::CancelTask { task_id: self.task_id.clone() };
                     let timeout_ms = self.opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
-                    self.out.push(Action::SendDetached { call, timeout_ms });
+                    self.out.push_back(Action::SendDetached { call, timeout_ms });
                 }
-                self.out.push(Action::Finish(Finish::Reject(reason)));
+                self.out.push_back(Action::Finish(Finish::Reject(reason)));
             }
             Event::Throw { error } => self.finish(Finish::Reject(error)),
         }

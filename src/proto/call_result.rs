@@ -1,5 +1,6 @@
 //! The three answers to `tools/call`: a result, an MRTR input request, or a task.
 
+use super::input::input_entries;
 use super::task::{read_task, Source, TaskView};
 use crate::json::{Json, Kind};
 
@@ -55,7 +56,7 @@ fn read_mrtr<J: Json>(value: &J) -> Result<Mrtr<J>, String> {
     }
     let entries = match &requests {
         None => Vec::new(),
-        Some(r) => match r.entries().filter(|_| r.is_object()) {
+        Some(r) => match input_entries("tools/call's input_required", r)?.filter(|_| r.is_object()) {
             Some(e) => e,
             None => {
                 return Err(

@@ -3,6 +3,21 @@
 use crate::json::{Json, Kind};
 use crate::text::decimal;
 
+/// The most input requests one status (or MRTR round) may list: more is a protocol violation. It bounds
+/// what a wait holds for a server (one reserved key, and at most one running handler call, per request)
+/// and keeps the work on one status short (10 000 are handled in one pass of a few tens of ms).
+pub const MAX_INPUT_REQUESTS: usize = 10_000;
+
+/// The entries of an `inputRequests` object; `Err` when it lists more than [`MAX_INPUT_REQUESTS`] (counted
+/// before any is read; `who`: what listed them, for the message), `Ok(None)` when it cannot be read.
+pub fn input_entries<J: Json>(who: &str, requests: &J) -> Result<Option<Vec<(String, J)>>, String> {
+    let n = requests.key_count().unwrap_or_default();
+    if n > MAX_INPUT_REQUESTS {
+        return Err([who, " lists ", &decimal(n as u64), " input requests, more than 10000"].concat());
+    }
+    Ok(requests.entries())
+}
+
 /// Which application handler answers a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {

@@ -1,6 +1,7 @@
 //! The Task object: reading a status from `tools/call`, `tasks/get`, a notification or the caller,
 //! with precise messages where the protocol is broken.
 
+use super::input::input_entries;
 use crate::json::{Json, Kind};
 
 /// Where a task is (JS: the status's `status` field): the five states, a closed set. Serializes as
@@ -152,7 +153,7 @@ pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, Stri
     let input_requests = match value.get("inputRequests") {
         None => None,
         Some(r) if r.kind() == Kind::Null => None,
-        Some(r) if r.is_object() => match r.entries() {
+        Some(r) if r.is_object() => match input_entries(&["task ", task_id.as_str()].concat(), &r)? {
             Some(e) => Some(e),
             None => return Err(["task ", task_id.as_str(), " has inputRequests that cannot be read"].concat()),
         },

@@ -13,5 +13,10 @@ extern "C" {
 
 /// Milliseconds on the monotonic clock (rounded down).
 pub fn now() -> Millis {
-    PERFORMANCE.with(|p| p.now()).max(0.0) as Millis
+    now_ms().max(0.0) as Millis
+}
+
+/// Milliseconds on the monotonic clock, as `performance.now()` gives them.
+pub fn now_ms() -> f64 {
+    PERFORMANCE.with(|p| p.now())
 }

@@ -15,5 +15,6 @@ pub mod outcome;
 pub mod run;
 pub mod settle;
 pub mod signals;
+pub mod slice;
 pub mod timer;
 pub mod values;

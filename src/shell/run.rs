@@ -16,7 +16,8 @@ use super::clock::now;
 use super::hooks::{AskContext, HandlerFn, Hooks};
 use super::live::{Counted, Counter};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
-use super::timer::{sleep_until, Sleep};
+use super::slice;
+use super::timer::{next_turn, sleep_until, Sleep};
 use super::values::{adopt, as_function, deep_freeze, field, js_string};
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Outcome, ReqId, StreamEvent};
 use crate::proto::request::{with_tasks_extension, Call};
@@ -149,6 +150,8 @@ struct Run {
     /// The listen stream (boxed: most runs poll).
     stream: Option<Box<Stream>>,
     sleep: Option<Sleep>,
+    /// Set while the run lets the host run: its slice of work is spent (see `super::slice`).
+    paused: Option<Sleep>,
     /// What `onStatus` threw: the call rejects with it, whatever the outcome.
     thrown: Option<JsValue>,
     _subscriptions: Vec<Subscription>,
@@ -177,11 +180,15 @@ pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>,
         in_flight: Vec::new(),
         stream: None,
         sleep: None,
+        paused: None,
         thrown: None,
         _subscriptions: subscriptions,
         _counted: Counted::new(Counter::Runs),
     };
-    if let Some(end) = run.perform_all() {
+    let since = slice::precise_now();
+    let end = run.perform_all(since);
+    slice::spend(slice::precise_now() - since);
+    if let Some(end) = end {
         return Box::pin(std::future::ready(end));
     }
     for (signal, scope) in &spec.signals {
@@ -197,31 +204,59 @@ pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>,
 impl Future for Run {
     type Output = Result<Outcome<JsValue>, JsValue>;
 
-    /// Moves the machine event by event until it finishes.
+    /// Moves the machine event by event until it finishes, pausing whenever the module's slice of the
+    /// event loop is spent (its work counted in `super::slice`).
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         if HALTED.with(std::cell::Cell::get) {
             return Poll::Pending;
         }
-        let run = self.get_mut();
-        loop {
-            run.arm();
-            let Poll::Ready(event) = run.next_event(cx) else { return Poll::Pending };
-            run.machine.handle(now(), event);
-            if let Some(end) = run.perform_all() {
-                return Poll::Ready(end);
-            }
-        }
+        let since = slice::precise_now();
+        let polled = self.get_mut().step(cx, since);
+        slice::spend(slice::precise_now() - since);
+        polled
     }
 }
 
 impl Run {
-    /// Carries out every action the machine decided, in order; the call's end once it finished.
-    fn perform_all(&mut self) -> Option<Result<Outcome<JsValue>, JsValue>> {
-        while let Some(action) = self.machine.next_action() {
+    /// The body of `poll` (`since`: when this poll began).
+    fn step(&mut self, cx: &mut Context<'_>, since: f64) -> Poll<Result<Outcome<JsValue>, JsValue>> {
+        loop {
+            if let Some(pause) = &mut self.paused {
+                if Pin::new(pause).poll(cx).is_pending() {
+                    return Poll::Pending;
+                }
+                self.paused = None;
+                // What the machine decided before the pause is carried out first.
+                if let Some(end) = self.perform_all(since) {
+                    return Poll::Ready(end);
+                }
+                continue;
+            }
+            if slice::over(since) {
+                self.paused = Some(next_turn());
+                continue;
+            }
+            self.arm();
+            let Poll::Ready(event) = self.next_event(cx) else { return Poll::Pending };
+            self.machine.handle(now(), event);
+            if let Some(end) = self.perform_all(since) {
+                return Poll::Ready(end);
+            }
+        }
+    }
+
+    /// Carries out the actions the machine decided, in order; the call's end once it finished. Stops
+    /// (the rest stays queued in the machine) when the slice is spent: the run pauses.
+    fn perform_all(&mut self, since: f64) -> Option<Result<Outcome<JsValue>, JsValue>> {
+        while self.paused.is_none() {
+            let action = self.machine.next_action()?;
             match action {
                 Action::Finish(Finish::Resolve(o)) => return Some(self.thrown.take().map_or(Ok(o), Err)),
                 Action::Finish(Finish::Reject(v)) => return Some(Err(v)),
                 action => self.perform(action),
+            }
+            if slice::over(since) {
+                self.paused = Some(next_turn());
             }
         }
         None
@@ -306,15 +341,19 @@ impl Run {
     }
 
     fn track(&mut self, what: Waiting, controller: Option<web_sys::AbortController>, reply: Reply, counter: Counter) {
-        // Room for exactly one more (a run has one or two things in flight, not the four a Vec's
-        // first push makes room for: memory per wait).
-        self.in_flight.reserve_exact(1);
+        // The first gets room for exactly one (a run has one or two things in flight, not the four a
+        // Vec's first push makes room for: memory per wait); more grow the usual way (thousands of
+        // handler calls for one status must not be copied one at a time).
+        if self.in_flight.is_empty() {
+            self.in_flight.reserve_exact(1);
+        }
         self.in_flight.push(InFlight { what, controller, reply, _counted: Counted::new(counter) });
     }
 
-    /// Takes the thing in flight at `at`; an idle run keeps no buffer.
+    /// Takes the thing in flight at `at` (the last one takes its place: constant work, whatever the
+    /// count); an idle run keeps no buffer.
     fn untrack(&mut self, at: usize) -> InFlight {
-        let f = self.in_flight.remove(at);
+        let f = self.in_flight.swap_remove(at);
         if self.in_flight.is_empty() {
             self.in_flight = Vec::new();
         }

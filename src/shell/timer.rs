@@ -26,6 +26,8 @@ const MAX_TIMER_MS: u64 = 2_147_483_647;
 /// One sleeper: its wake time and the waker of the task that awaits it.
 struct Alarm {
     at: Millis,
+    /// Only the timer's firing ends it (a sleep until the host's next turn), not the clock alone.
+    turn: bool,
     fired: Cell<bool>,
     waker: RefCell<Option<Waker>>,
 }
@@ -72,7 +74,16 @@ pub struct Sleep {
 
 /// Sleeps until `at` (milliseconds on [`now`]'s clock) on the module's one timer.
 pub fn sleep_until(at: Millis) -> Sleep {
-    let alarm = Rc::new(Alarm { at, fired: Cell::new(false), waker: RefCell::new(None) });
+    sleep(at, false)
+}
+
+/// Sleeps until the host's next turn: the module's timer firing (a macrotask), at once or later.
+pub fn next_turn() -> Sleep {
+    sleep(now(), true)
+}
+
+fn sleep(at: Millis, turn: bool) -> Sleep {
+    let alarm = Rc::new(Alarm { at, turn, fired: Cell::new(false), waker: RefCell::new(None) });
     SCHEDULER.with(|s| {
         let mut s = s.borrow_mut();
         s.next_seq += 1;
@@ -95,7 +106,7 @@ impl Future for Sleep {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let Some(alarm) = &self.alarm else { return Poll::Ready(()) };
-        if alarm.fired.get() || now() >= alarm.at {
+        if alarm.fired.get() || (!alarm.turn && now() >= alarm.at) {
             return Poll::Ready(());
         }
         *alarm.waker.borrow_mut() = Some(cx.waker().clone());
@@ -173,8 +184,10 @@ pub fn trap_at(at: Millis) {
     std::mem::forget(sleep_until(at));
 }
 
-/// The timer fired: wakes every due sleeper, then re-arms.
+/// The timer fired: wakes every due sleeper, then re-arms. The host is running one of its tasks: the
+/// module's slice of work begins anew.
 fn fire() {
+    super::slice::reset();
     let t = now();
     let mut due = Vec::new();
     let spent = SCHEDULER.with(|cell| {

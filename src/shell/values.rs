@@ -246,6 +246,10 @@ impl Json for JsValue {
         entries(self)
     }
 
+    fn key_count(&self) -> Option<usize> {
+        is_plain_object(self).then(|| object_keys(self).ok()).flatten().map(|k| k.length() as usize)
+    }
+
     fn items(&self) -> Option<Vec<Self>> {
         if is_array(self) != Ok(true) {
             return None;
