@@ -251,3 +251,35 @@ test("callAndAwait with cancelOnAbort: the wait's signal aborted during the call
     assert.equal(sent.filter(([m]) => m === "tasks/get").length, 0, `journaled: ${journaled}: the wait never polled`);
   }
 });
+
+test("a store whose get fails ends the call as journal_failed with operation get; a final delete that fails, hangs or is aborted still gives the outcome", async () => {
+  // get fails: loading the entry of an awaited task.
+  const failing = spyJournal();
+  failing.failOn = (op) => op === "get";
+  const quick = directClient(async (method) => (method === "tasks/get" ? { resultType: "complete", taskId: "t1", status: "completed", result: { content: [] } } : {}));
+  quick.id = "quick";
+  const got = await awaitTask(quick, "t1", { journal: failing });
+  assert.equal(got.tag, "error");
+  assert.equal(got.error.kind, "journal");
+  assert.equal(got.error.cause.operation, "get");
+  assert.equal(got.error.data.operation, "get");
+  assert.match(got.error.message, /^journal: get failed: store down \(get\)/);
+  // delete throws: the removal is best effort, the outcome is the task's.
+  const throwing = spyJournal();
+  throwing.failOn = (op) => op === "delete";
+  assert.equal((await awaitTask(quick, "t1", { journal: throwing })).tag, "ok");
+  // delete never settles: the outcome comes at the deadline at the latest, not never.
+  const inner = memoryJournal();
+  const stuck = { ...inner, get: inner.get, put: inner.put, list: inner.list, delete: () => new Promise(() => {}) };
+  const t0 = performance.now();
+  assert.equal((await awaitTask(quick, "t1", { journal: stuck, timeoutMs: 300 })).tag, "ok");
+  const took = performance.now() - t0;
+  assert.ok(took >= 250 && took < 1000, `settled ${took.toFixed(0)} ms after the call (deadline 300 ms)`);
+  // ... or as soon as the caller aborts.
+  const abort = new AbortController();
+  const stuck2 = { ...stuck, delete: () => (setTimeout(() => abort.abort(new Error("enough")), 20), new Promise(() => {})) };
+  const t1 = performance.now();
+  assert.equal((await awaitTask(quick, "t1", { journal: stuck2, timeoutMs: 60_000, signal: abort.signal })).tag, "ok");
+  assert.ok(performance.now() - t1 < 500, "settled at the abort, with the task's outcome");
+  assert.deepEqual(lib.liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0, calls: 0, failed: null });
+});

@@ -12,14 +12,20 @@ use super::record::Record;
 use super::store::key_of;
 use super::{Journal, Journaling};
 use crate::engine::wait::Seed;
+use crate::engine::{AbortScope, Millis};
 use crate::json::Json;
 use crate::shell::api::{self, check_await, Driving};
 use crate::shell::client::Client;
-use crate::shell::options::{millis, AwaitOptions, CallOptions, Input};
-use crate::shell::run::detached;
-use crate::shell::signals::is_aborted;
+use crate::shell::clock::now;
+use crate::shell::options::{bounds, millis, AwaitOptions, CallOptions, Input, NO_DEADLINE};
+use crate::shell::run::{detached, Inbox};
+use crate::shell::signals::{is_aborted, subscribe};
+use crate::shell::timer::sleep_until;
 use crate::shell::values::js_text;
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
 use std::rc::Rc;
+use std::task::Poll;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 
@@ -77,23 +83,61 @@ fn await_options(record: &Rc<Record>, mut o: AwaitOptions) -> AwaitOptions {
     o
 }
 
+/// How long a journaled call waits on its store once its run ended: until its deadline, or its
+/// caller's abort (a slow or stuck store never holds the outcome past them).
+struct Limit {
+    deadline: Option<Millis>,
+    signal: Option<JsValue>,
+}
+
+impl Limit {
+    /// The limit of a call bounded by `timeout` (`None`: the default) from now and by `signal`.
+    fn new(timeout: Option<Duration>, signal: Option<&web_sys::AbortSignal>) -> Self {
+        let ms = bounds(timeout, None, None).timeout_ms;
+        Self { deadline: ms.map(|ms| now().saturating_add(ms)), signal: signal.map(|s| s.clone().into()) }
+    }
+
+    /// Awaits `store_work` (the record's writes, the entry's removal), giving it up at the deadline or
+    /// the abort.
+    async fn wait(&self, store_work: Pin<Box<dyn Future<Output = ()> + '_>>) {
+        if self.signal.as_ref().is_some_and(is_aborted) {
+            return;
+        }
+        let inbox = Rc::new(Inbox::default());
+        let _watch = self.signal.as_ref().and_then(|s| subscribe(s, &inbox, AbortScope::All));
+        let mut deadline = self.deadline.map(sleep_until);
+        let mut work = store_work;
+        poll_fn(|cx| {
+            let late = deadline.as_mut().is_some_and(|d| Pin::new(d).poll(cx).is_ready());
+            if late || inbox.poll_next(cx).is_ready() || work.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(());
+            }
+            Poll::Pending
+        })
+        .await;
+    }
+}
+
 /// Awaits the run of `record`'s call (a rejection with the caller's signal aborted sends the
 /// `tasks/cancel` of `cancel`); a store failure is the journal's error outcome, and a terminal outcome
-/// removes the entry (and with `tell`, is broadcast to the task's other waiters). The lock the record
-/// kept is released at the end.
-fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell: bool) -> Journaling {
+/// removes the entry (and with `tell`, is broadcast to the task's other waiters). The record's writes
+/// and the removal are awaited within `limit`; the removal is best effort: when it fails, throws, is
+/// aborted or outlives the deadline, the call still settles with the task's outcome (decided before;
+/// the entry left behind is found terminal on the next resume). The lock the record kept is released
+/// at the end.
+fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell: bool, limit: Limit) -> Journaling {
     Box::pin(async move {
         let settled = run.await;
         if let (Err(_), Some(c)) = (&settled, &cancel) {
             c.rejected(&record);
         }
-        record.idle().await;
+        limit.wait(Box::pin(record.idle())).await;
         let out = match (record.failure(), settled) {
             (Some(f), _) => Ok(f),
             (None, Err(e)) => Err(e),
             (None, Ok(outcome)) => {
                 if let Some(removal) = record.finish(&outcome) {
-                    let _ = removal.await;
+                    limit.wait(Box::pin(async move { drop(removal.await) })).await;
                 }
                 Ok(told(&record.journal().server, record.task_id().filter(|_| tell), &outcome))
             }
@@ -114,9 +158,10 @@ pub fn call_tool(
 ) -> Journaling {
     let record = Record::new(journal);
     let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.to_owned())));
+    let limit = Limit::new(options.timeout, options.signal.as_ref());
     let options = call_options(&record, options);
     let run = api::call_tool_until(watched, name, args, options, record.stop_signal().as_ref());
-    settle(record, run, None, false)
+    settle(record, run, None, false, limit)
 }
 
 /// `api::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
@@ -159,12 +204,13 @@ pub fn await_task(
             }
             let cancel =
                 CancelOnAbort::new(options.cancel_on_abort, options.signal.clone(), &client, options.request_timeout);
+            let limit = Limit::new(options.timeout, options.signal.as_ref());
             let watched = Rc::new(JournaledClient::new(client, record.clone(), None));
             let mut options = await_options(&record, options);
             options.answered = record.answered_before();
             let stop = record.stop_signal();
             let run = api::await_task_until(watched, seed, options, stop.as_ref()).map_err(type_error)?;
-            settle(record, run, cancel, true).await
+            settle(record, run, cancel, true, limit).await
         })
     });
     Ok(one_waiter(&server, &id, signal, body))
@@ -183,13 +229,19 @@ pub fn call_and_await(
 ) -> Result<Journaling, String> {
     let record = Record::new(journal);
     let signal = wait.signal.clone().or_else(|| call.signal.clone());
+    let both = [call.timeout, wait.timeout].map(|t| bounds(t, None, None).timeout_ms);
+    let whole = match both {
+        [Some(c), Some(w)] => Duration::from_millis(c.saturating_add(w)),
+        _ => NO_DEADLINE,
+    };
+    let limit = Limit::new(Some(whole), signal.as_ref());
     let cancel_on_abort = wait.cancel_on_abort;
     let timeout = wait.request_timeout;
     let watched = Rc::new(JournaledClient::new(client.clone(), record.clone(), Some(name.to_owned())));
     let (call, wait) = (call_options(&record, call), await_options(&record, wait));
     let run = api::call_and_await_until(watched, name, args, call, wait, record.stop_signal().as_ref())?;
     let cancel = CancelOnAbort::new(cancel_on_abort, signal, &client, timeout);
-    Ok(settle(record, run, cancel, true))
+    Ok(settle(record, run, cancel, true, limit))
 }
 
 /// A `TypeError` "awaitTask: message" (a check that passed before the wait went on fails: cannot

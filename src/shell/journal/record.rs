@@ -24,17 +24,14 @@ use std::task::{Poll, Waker};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::spawn_local;
 
-/// The only operation a failure is recorded for: every recorded write is a `put` (the removal at the
-/// end is not recorded).
-const OPERATION: &str = "put";
-
 /// A store that failed: the call's error outcome `{tag: "error", error: {code: -32603, kind:
-/// "journal", message: "journal: put failed: <detail>", data: {taskId, operation}, cause: {type:
-/// "journal_failed", operation, error, status}}}`, built once, when the store fails (`error`: what it
-/// threw or rejected with; `task_id` and `status`, the task's last status: the task is never lost).
-fn failure_outcome(error: &JsValue, task_id: JsValue, status: JsValue) -> JsValue {
-    let op = || js_string(OPERATION);
-    let message = ["journal: ", OPERATION, " failed: ", &detail(error)].concat();
+/// "journal", message: "journal: <operation> failed: <detail>", data: {taskId, operation}, cause: {type:
+/// "journal_failed", operation, error, status}}}`, built once, when the store fails (`operation`: `get`
+/// (loading the entry) or `put`; `error`: what it threw or rejected with; `task_id` and `status`, the
+/// task's last status: the task is never lost). (The removal at the end is best effort: not recorded.)
+fn failure_outcome(operation: &str, error: &JsValue, task_id: JsValue, status: JsValue) -> JsValue {
+    let op = || js_string(operation);
+    let message = ["journal: ", operation, " failed: ", &detail(error)].concat();
     let data = JsValue::object(vec![("taskId", task_id), ("operation", op())]);
     let cause = JsValue::object(vec![
         ("type", js_string("journal_failed")),
@@ -276,8 +273,8 @@ impl Record {
         Some((s.key.clone(), next))
     }
 
-    /// Records the store's failure `e` (the first one only) and aborts the stop signal.
-    fn fail(&self, e: JsValue) {
+    /// Records the store's failure `e` in `operation` (the first one only) and aborts the stop signal.
+    fn fail(&self, operation: &str, e: JsValue) {
         let (task_id, status) = {
             let s = self.state.borrow();
             if s.failed.is_some() {
@@ -287,7 +284,7 @@ impl Record {
             (read("taskId"), read("status"))
         };
         // Outside the borrow: reading the error's message may run application code.
-        let outcome = failure_outcome(&e, task_id, status);
+        let outcome = failure_outcome(operation, &e, task_id, status);
         self.state.borrow_mut().failed.get_or_insert((e.clone(), outcome));
         // Outside the borrow: the abort runs the signal's listeners at once.
         if let Some(c) = &self.stop {
@@ -312,19 +309,24 @@ async fn drain(record: Rc<Record>) {
         // The write: what it needs first, then the change to the entry and the `put` of it (the two
         // awaits of this one loop: no nested future per write).
         if !skip {
+            // Loading the entry is the store's `get`; everything else ends in its `put`.
+            let operation = if matches!(w, Write::Open { .. }) { "get" } else { "put" };
             let got = match record.first(&w) {
                 Ok(Some(reply)) => reply.await,
                 Ok(None) => Ok(JsValue::UNDEFINED),
                 Err(e) => Err(e),
             };
-            let put = got.map(|got| record.apply(w, &got).map(|(key, entry)| record.journal.store.put(&key, &entry)));
+            let put = match got {
+                Err(e) => Err((operation, e)),
+                Ok(got) => Ok(record.apply(w, &got).map(|(key, entry)| record.journal.store.put(&key, &entry))),
+            };
             let done = match put {
-                Ok(Some(reply)) => reply.await.map(drop),
+                Ok(Some(reply)) => reply.await.map(drop).map_err(|e| ("put", e)),
                 Ok(None) => Ok(()),
                 Err(e) => Err(e),
             };
-            if let Err(e) = done {
-                record.fail(e);
+            if let Err((operation, e)) = done {
+                record.fail(operation, e);
             }
         }
         let wakers = {
