@@ -5,7 +5,10 @@
 // every call in flight with one Error, and every later call at once ("failed"). It knows the module
 // failed when
 //   - a call is still pending SLACK_MS after its deadline, or SLACK_MS after its signal aborted (the
-//     module enforces both with its own timers; only a module that stopped misses them), or
+//     module enforces both with its own timers; only a module that stopped misses them), and the
+//     module settled no call for SLACK_MS (a module that keeps settling calls is alive, only late: a
+//     page that blocked its event loop, or thousands of calls due at once, which the module works off
+//     a slice at a time), or
 //   - a page's or worker's `error` (or `unhandledrejection`) event carries a `WebAssembly.RuntimeError`
 //     thrown by this module (never a process-wide handler in Node).
 // Its one timer is the backstop the module's own timer cannot be (it must run when the module cannot):
@@ -25,6 +28,9 @@ const PROBE_SLOTS = 8192;
 
 /** promise → {resolve, reject, due, signal} of every call in flight. */
 const calls = new Map();
+/** The calls' bounds, earliest first: a binary heap of [due, entry] (a node whose entry settled, or
+ * whose due changed since, is dropped when it reaches the top). */
+let dues = [];
 /** The Error every call rejects with once the module failed (undefined while it works). */
 let failure;
 /** The RangeError of the last probe that did not fit (what a call refused near the stack limit rejects with). */
@@ -39,6 +45,8 @@ let halt;
 /** Where this module's wasm frames come from, as stack traces name them (learned at the first call). */
 let origin;
 let listening = false;
+/** When the module last settled a call (its sign of life). */
+let progress = -Infinity;
 
 const probe = new Array(PROBE_SLOTS);
 function nothing() {}
@@ -60,7 +68,7 @@ export function open(onFail) {
   if (!listening) listen(onFail);
   let entry;
   const promise = new Promise((resolve, reject) => {
-    entry = { resolve, reject, due: Infinity, signal: undefined };
+    entry = { resolve, reject, due: Infinity, signal: undefined, done: false };
   });
   calls.set(promise, entry);
   return promise;
@@ -79,16 +87,55 @@ export function bound(promise, timeoutMs, signal) {
   const entry = calls.get(promise);
   if (!entry) return;
   const now = performance.now();
-  if (timeoutMs < Infinity) entry.due = now + timeoutMs + SLACK_MS;
+  if (timeoutMs < Infinity) due(entry, now + timeoutMs + SLACK_MS);
   if (signal) {
-    if (signal.aborted === true) entry.due = Math.min(entry.due, now + SLACK_MS);
+    if (signal.aborted === true) due(entry, now + SLACK_MS);
     else watch(signal, entry);
   }
-  if (entry.due < timerAt) arm(entry.due);
+}
+
+/** Bounds `entry` by `at` (when that is sooner than its bound so far). */
+function due(entry, at) {
+  if (at >= entry.due) return;
+  entry.due = at;
+  dues.push([at, entry]);
+  for (let i = dues.length - 1; i > 0; ) {
+    const up = (i - 1) >> 1;
+    if (dues[up][0] <= at) break;
+    [dues[up], dues[i]] = [dues[i], dues[up]];
+    i = up;
+  }
+  if (at < timerAt) arm(at);
+}
+
+/** The earliest bound of a call still in flight (dropping the nodes of settled calls and changed bounds;
+ * when most nodes are such, the heap is rebuilt from the live ones: a sorted array is a heap). */
+function earliest() {
+  if (dues.length > 64 + 2 * calls.size) {
+    const live = dues.filter(([at, entry]) => !entry.done && entry.due === at);
+    live.sort((a, b) => a[0] - b[0]);
+    dues = live;
+  }
+  while (dues.length > 0) {
+    const [at, entry] = dues[0];
+    if (!entry.done && entry.due === at) return at;
+    const last = dues.pop();
+    if (dues.length === 0) break;
+    dues[0] = last;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const m = l + 1 < dues.length && dues[l + 1][0] < dues[l][0] ? l + 1 : l;
+      if (m >= dues.length || dues[m][0] >= dues[i][0]) break;
+      [dues[m], dues[i]] = [dues[i], dues[m]];
+      i = m;
+    }
+  }
+  return Infinity;
 }
 
 /** Settles a call with what its Rust future ended with (a call already settled is left alone). */
 export function settle(promise, ok, value) {
+  progress = performance.now();
   const entry = calls.get(promise);
   if (!entry) return;
   forget(promise, entry);
@@ -107,9 +154,11 @@ export function failed() {
 
 function forget(promise, entry) {
   calls.delete(promise);
+  entry.done = true;
   if (entry.signal) unwatch(entry);
-  if (calls.size === 0 && timer !== undefined) {
-    clearTimeout(timer);
+  if (calls.size === 0) {
+    dues.length = 0;
+    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     timerAt = Infinity;
   }
@@ -121,17 +170,21 @@ function arm(at) {
   timer = setTimeout(backstop, Math.max(0, at - performance.now()));
 }
 
-/** The timer fired: a call past its bound means the module stopped; else re-arm for the next bound. */
+/** The timer fired: a call past its bound while the module settled nothing for SLACK_MS means it
+ * stopped; while it still settles calls, look again SLACK_MS after its latest settlement. Else re-arm
+ * for the next bound. */
 function backstop() {
   timer = undefined;
   timerAt = Infinity;
   const now = performance.now();
-  let next = Infinity;
-  for (const entry of calls.values()) {
-    if (entry.due <= now) return fail(new Error("mcp-tasks-wasm: the module failed to settle a call within 1 s of its deadline or its signal's abort"));
-    next = Math.min(next, entry.due);
+  const next = earliest();
+  if (next > now) {
+    if (next < Infinity) arm(next);
+  } else if (now - progress < SLACK_MS) {
+    arm(progress + SLACK_MS);
+  } else {
+    fail(new Error("mcp-tasks-wasm: the module failed to settle a call within 1 s of its deadline or its signal's abort"));
   }
-  if (next < Infinity) arm(next);
 }
 
 function watch(signal, entry) {
@@ -167,9 +220,8 @@ function unwatch(entry) {
 function aborted(signal) {
   const bounded = watched.get(signal);
   if (!bounded) return;
-  const due = performance.now() + SLACK_MS;
-  for (const entry of bounded) entry.due = Math.min(entry.due, due);
-  if (due < timerAt) arm(due);
+  const at = performance.now() + SLACK_MS;
+  for (const entry of bounded) due(entry, at);
 }
 
 /** The module failed: every call in flight rejects with one Error, later calls too (`refused`). */
@@ -183,6 +235,7 @@ function fail(cause) {
   failure.name = "McpTasksWasmFailure";
   const entries = [...calls.values()];
   calls.clear();
+  dues.length = 0;
   for (const [signal, bounded] of watched) {
     try {
       signal.removeEventListener("abort", bounded.listener);

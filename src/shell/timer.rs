@@ -114,6 +114,9 @@ impl Future for Sleep {
     }
 }
 
+/// The most sleepers one firing of the timer wakes (see [`fire`]).
+const WAKES_PER_TURN: usize = 256;
+
 /// Fewer dead entries than this are never swept (sweeping a small heap gains nothing).
 const SWEEP_MIN_DEAD: usize = 16;
 
@@ -196,7 +199,10 @@ fn fire() {
         if TRAP_AT.with(std::cell::Cell::get) <= t {
             core::arch::wasm32::unreachable();
         }
-        while s.heap.peek().is_some_and(|Reverse(e)| e.0 <= t) {
+        // At most WAKES_PER_TURN sleepers per turn (earliest first): thousands due at once — waits timing
+        // out together, runs paused for the next turn — are woken a batch per turn of the host's task
+        // queue, so a turn's work stays small (the timer re-arms at once for the rest).
+        while due.len() < WAKES_PER_TURN && s.heap.peek().is_some_and(|Reverse(e)| e.0 <= t) {
             if let Some(Reverse(e)) = s.heap.pop() {
                 if e.2.strong_count() == 0 {
                     s.dead = s.dead.saturating_sub(1);

@@ -955,7 +955,7 @@ scenario("stack:near-limit", "recursing to the stack limit, at each of the last 
 }, { budgetMs: 30_000 });
 
 // Load: 100 000 waits started in one synchronous loop.
-scenario("load:100k-awaitTask", "100 000 awaitTask calls started in one synchronous loop against a client whose requests never settle (timeoutMs 2000)", "no crash; all settle with error -32001 timeout (by the loop's end + 2000 + 1000 ms); liveCounts back to zero", async (t) => {
+scenario("load:100k-awaitTask", "100 000 awaitTask calls started in one synchronous loop against a client whose requests never settle (timeoutMs 2000)", "no crash; all settle with error -32001 timeout — the module works them off a slice at a time, so by the loop's end + 2000 + 1000 ms + 100 µs per call — and the event-loop gap after the loop recorded; liveCounts back to zero", async (t) => {
   const N = 100_000;
   const client = { request: () => never() };
   const ps = new Array(N);
@@ -973,6 +973,7 @@ scenario("load:100k-awaitTask", "100 000 awaitTask calls started in one synchron
   }
   const loopMs = now() - t0;
   t.progress(`loop done in ${Math.round(loopMs)} ms`);
+  const gaps = gapMonitor();
   const tags = {};
   let first = 0;
   let last = 0;
@@ -981,10 +982,14 @@ scenario("load:100k-awaitTask", "100 000 awaitTask calls started in one synchron
     first ||= now();
     last = now();
   })));
-  const bound = t0 + loopMs + 2000 + 1000;
+  const bound = t0 + loopMs + 2000 + 1000 + N * 0.1;
   const inTime = await Promise.race([all.then(() => true), sleep(bound + 2000 - now()).then(() => false)]);
+  const gap = gaps.stop();
   t.calls.push({ label: "100k awaitTask" });
-  const detail = `loop ${Math.round(loopMs)} ms; first settled ${Math.round(first - t0)} ms, last settled ${inTime ? Math.round(last - t0) : "never"} ms after the first call; outcomes ${show(tags)}; sync throws ${syncThrows}`;
+  const detail = `loop ${Math.round(loopMs)} ms; first settled ${Math.round(first - t0)} ms, last settled ${inTime ? Math.round(last - t0) : "never"} ms after the first call; outcomes ${show(tags)}; sync throws ${syncThrows}; max gap after the loop ${Math.round(gap)} ms`;
+  // The gap is a figure here, not a rule: right after such a loop wasm-bindgen-futures polls every
+  // call's task once in one microtask (~265 ms in Node for 100 000, under 100 ms in Chromium); the
+  // rule of "the page keeps running" is about what a server does (the many:, loop: cases).
   assert(syncThrows === 0, `${syncThrows} synchronous throws (e.g. ${show(example)}): ${detail}`);
   assert(inTime && last <= bound, `not all settled by the loop's end + 3000 ms: ${detail}`);
   assert(tags["-32001 timeout"] === N, `not all ended -32001 timeout: ${detail}`);
