@@ -192,6 +192,7 @@ pub(crate) fn next_queued<V>(out: &mut Queue<V>) -> Option<Action<V>> {
 }
 
 /// `keys`, sorted (a heap sort: its code is a fraction of `sort_unstable`'s), to look keys up in.
+#[inline(never)]
 pub(crate) fn sorted<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     std::collections::BinaryHeap::from_iter(keys).into_sorted_vec()
 }
