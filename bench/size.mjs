@@ -15,6 +15,10 @@ export const run = (url) => callAndAwait(httpClient(url), "slow", { ms: 300 });
   "ours-http-init": `import init, { httpClient, callAndAwait } from "mcp-tasks-wasm";
 export const run = async (url) => { await init(); return callAndAwait(httpClient(url), "slow", { ms: 300 }); };
 `,
+  // The same working app on the journal entry (the module built with the task journal).
+  "ours-journal-init": `import init, { httpClient, callAndAwait } from "mcp-tasks-wasm/journal";
+export const run = async (url) => { await init(); return callAndAwait(httpClient(url), "slow", { ms: 300 }); };
+`,
   "ours-direct": `import { directClient, callAndAwait } from "mcp-tasks-wasm";
 export const run = (handler) => callAndAwait(directClient(handler), "slow", { ms: 300 });
 `,
@@ -35,7 +39,7 @@ async function bundle(root, entryFile, outfile) {
   const r = await build({
     entryPoints: [entryFile], outfile, bundle: true, minify: true, format: "esm", platform: "browser",
     target: "es2022", write: false, logLevel: "silent", absWorkingDir: root,
-    alias: { "mcp-tasks-wasm": path.join(root, "pkg/index.js") },
+    alias: { "mcp-tasks-wasm/journal": path.join(root, "pkg/journal/index.js"), "mcp-tasks-wasm": path.join(root, "pkg/index.js") },
   });
   const js = r.outputFiles.find((f) => f.path.endsWith(".js")).contents;
   writeFileSync(outfile, js);
@@ -57,9 +61,13 @@ export async function buildPageBundle(root) {
 export async function measureSizes(root) {
   const dir = path.join(root, "bench/.out/size");
   mkdirSync(dir, { recursive: true });
-  const wasm = readFileSync(path.join(root, "pkg/mcp_tasks_wasm_bg.wasm"));
-  const wasmText = wasm.toString("latin1");
-  const out = { wasm: { raw: wasm.length, gzip: gz(wasm), brotli: br(wasm) }, apps: {} };
+  const sized = (file) => {
+    const b = readFileSync(path.join(root, file));
+    return { bytes: b, raw: b.length, gzip: gz(b), brotli: br(b) };
+  };
+  const core = sized("pkg/mcp_tasks_wasm_bg.wasm");
+  const withJournal = sized("pkg/journal/mcp_tasks_wasm_bg.wasm");
+  const out = { wasm: { raw: core.raw, gzip: core.gzip, brotli: core.brotli }, journalWasm: { raw: withJournal.raw, gzip: withJournal.gzip, brotli: withJournal.brotli }, apps: {} };
   for (const [name, code] of Object.entries(APPS)) {
     const entry = path.join(dir, `${name}.entry.mjs`);
     writeFileSync(entry, code);
@@ -67,7 +75,9 @@ export async function measureSizes(root) {
     const text = js.toString("utf8");
     const app = { js: { raw: js.length, gzip: gz(js), brotli: br(js) } };
     if (name.startsWith("ours")) {
-      app.total = { raw: js.length + wasm.length, gzip: app.js.gzip + out.wasm.gzip, brotli: app.js.brotli + out.wasm.brotli };
+      const w = name.includes("journal") ? withJournal : core;
+      const wasmText = w.bytes.toString("latin1");
+      app.total = { raw: js.length + w.raw, gzip: app.js.gzip + w.gzip, brotli: app.js.brotli + w.brotli };
       // HTTP client markers: in the JS bundle (js/http.js's strings) and in the wasm (none since the HTTP client left it).
       app.httpInJs = ["retry-after", "text/event-stream", "Mcp-Method"].filter((m) => text.includes(m));
       app.httpInWasm = ["text/event-stream", "Mcp-Method", "MCP-Protocol-Version"].filter((m) => wasmText.includes(m));

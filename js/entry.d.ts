@@ -1,15 +1,14 @@
-// mcp-tasks-wasm — the entries' declarations (pkg/index.d.ts and pkg/node.d.ts are copies of this file):
+// mcp-tasks-wasm — the entries' declarations (pkg/index.d.ts and pkg/node.d.ts are copies of this file;
+// the journal entry's, js/journal/entry.d.ts, adds the journal to these):
 // the module's exports and types (declared in src/bind/types.d.ts and src/transport/types.d.ts, emitted
 // into the generated mcp_tasks_wasm.d.ts), re-exported by name so wasm-bindgen's own internals
 // (InitOutput and its `any`s) stay out of the public API; then the JS adapters' functions, init and
 // initSync. tests/node/api.test.mjs checks that these names are exactly the runtime exports.
-import type { ChannelClient, ChannelClientOptions, DirectClientOptions, DirectHandler, HttpClient, HttpClientOptions, HttpRequestOptions, JsonRpcNotification, SdkTransport, SdkTransportClientOptions, TasksClient, Journal } from "./mcp_tasks_wasm.js";
+import type { ChannelClient, ChannelClientOptions, DirectClientOptions, DirectHandler, HttpClient, HttpClientOptions, HttpRequestOptions, JsonRpcNotification, SdkTransport, SdkTransportClientOptions, TasksClient } from "./mcp_tasks_wasm.js";
 export {
   callTool,
   awaitTask,
   callAndAwait,
-  pendingTasks,
-  resumeTasks,
   getTask,
   updateTask,
   cancelTask,
@@ -57,9 +56,6 @@ export type {
   InputFunction,
   InputFunctionOutcome,
   TasksClient,
-  JournalEntry,
-  Journal,
-  JournalOptions,
   StepOptions,
   InputOption,
   CallToolOptions,
@@ -118,12 +114,6 @@ export declare function channelClient(send: (message: object) => void, options?:
  * version in `_meta` when they lack it. `clientCapabilities` and `inputHandlers` are copied onto the
  * client. A JS module of its own (`direct.js`). Throws a `TypeError` when `handler` is not a function. */
 export declare function directClient(handler: DirectHandler, options?: DirectClientOptions): TasksClient;
-/** A journal store in this realm's memory (lost with it). */
-export declare function memoryJournal(): Journal;
-/** A journal store in IndexedDB (browsers, workers): database `name` (default "mcp-tasks-wasm"). */
-export declare function indexedDbJournal(name?: string): Journal;
-/** A journal store in a WebExtension storage area (`chrome.storage.local`/`session`, `browser.storage.*`). */
-export declare function extensionStorageJournal(area: { get(keys: string | null): Promise<Record<string, unknown>>; set(items: Record<string, unknown>): Promise<void>; remove(key: string): Promise<void> }): Journal;
 /** Options of `portClient`. */
 export interface PortClientOptions extends ChannelClientOptions {
   /** The origin messages must come from (required for a window; then also the `targetOrigin`). */

@@ -1,14 +1,8 @@
-// mcp-tasks-wasm — browser / bundler / worker entry (ESM).
-// Call `await init()` once before using the library (it fetches the .wasm next to this file);
-// in a service worker or wherever fetching is not possible, use `initSync({module: bytes})`.
-export { channelClient } from "./channel.js";
-export { directClient } from "./direct.js";
-export { httpClient } from "./http.js";
-export { awaitTask, callAndAwait, callTool, cancelTask, capabilities, getTask, liveCounts, pendingTasks, resumeTasks, serverSupports, updateTask, validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "./mcp_tasks_wasm.js";
-export { extensionStorageJournal, indexedDbJournal, memoryJournal } from "./stores.js";
-export { portClient } from "./port.js";
-export { sdkTransportClient } from "./sdk.js";
-export { default, default as init, initSync } from "./mcp_tasks_wasm.js";
-
-/** The tasks extension identifier. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+// mcp-tasks-wasm — browser / bundler / worker entry (ESM), without the task journal (that is
+// `mcp-tasks-wasm/journal`). Call `await init()` once before using the library (it fetches the .wasm
+// next to this file); in a service worker or wherever fetching is not possible, use
+// `initSync({module: bytes})`. Exports: the module's functions as wasm-bindgen generated them, and the
+// JS adapters.
+export * from "./adapters.js";
+export * from "./mcp_tasks_wasm.js";
+export { default, default as init } from "./mcp_tasks_wasm.js";

@@ -1,6 +1,8 @@
-// Builds the npm package into pkg/: the release wasm (cargo), its ESM glue and declarations
-// (wasm-bindgen --target web), a size pass with npm binaryen's wasm-opt, and the entry files from js/.
-// Skips the work when pkg/ is newer than every input. Prints the shipped size at the end.
+// Builds the npm package into pkg/: the module twice — without the task journal (pkg/, the
+// `mcp-tasks-wasm` entry) and with it (cargo feature `journal`: pkg/journal/, `mcp-tasks-wasm/journal`) —
+// each as the release wasm (cargo), its ESM glue and declarations (wasm-bindgen --target web) and a size
+// pass with npm binaryen's wasm-opt; then the entry files from js/. Skips the work when pkg/ is newer
+// than every input. Prints the shipped size at the end.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,13 +14,21 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const pkg = process.env.PKG_OUT ? join(root, process.env.PKG_OUT) : join(root, "pkg");
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const wasmOut = join(pkg, "mcp_tasks_wasm_bg.wasm");
-const glue = join(pkg, "mcp_tasks_wasm.js");
-const entries = ["index.js", "node.js", "channel.js", "direct.js", "values.js", "errors.js", "http.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
+/** The two builds of the module: the core one (pkg/) and the one with the task journal (pkg/journal/). */
+const variants = [
+  { dir: pkg, features: [] },
+  { dir: join(pkg, "journal"), features: ["journal"] },
+];
+const entries = ["index.js", "node.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "http.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
+const journalEntries = ["journal/index.js", "journal/node.js"];
 const declarations = ["index.d.ts", "node.d.ts"];
-// The journal's stores (js/stores.js) are a wasm-bindgen snippet: the module imports the default
-// store from it, so wasm-bindgen copies it under pkg/snippets/<crate>-<hash>/js/ and the glue imports
-// it from there. pkg/stores.js re-exports that very module for the entries (one copy in a bundle).
-const storesEntry = "stores.js";
+// Each entry's declarations: js/entry.d.ts for pkg/, js/journal/entry.d.ts for pkg/journal/.
+const declared = [...declarations.map((d) => ["entry.d.ts", d]), ...declarations.map((d) => ["journal/entry.d.ts", `journal/${d}`])];
+// The journal's stores (js/stores.js) are a wasm-bindgen snippet of the journal build: the module
+// imports the default store from it, so wasm-bindgen copies it under pkg/journal/snippets/<crate>-<hash>/js/
+// and the glue imports it from there. pkg/journal/stores.js re-exports that very module for the
+// journal entries (one copy in a bundle).
+const storesEntry = "journal/stores.js";
 
 function run(cmd, args, env = process.env) {
   execFileSync(cmd, args, { cwd: root, stdio: "inherit", env });
@@ -48,7 +58,7 @@ const toolchainMark = join(target, "pkg-toolchain");
 const mark = `${nightly ? NIGHTLY : "stable"} ${pkg}`;
 const builtWith = existsSync(toolchainMark) ? readFileSync(toolchainMark, "utf8") : "";
 const inputs = ["src", "js", "Cargo.toml", "Cargo.lock", "scripts/build.mjs"].map((p) => join(root, p));
-const fresh = existsSync(wasmOut) && [...entries, ...declarations, storesEntry].every((e) => existsSync(join(pkg, e))) &&
+const fresh = existsSync(wasmOut) && [...entries, ...journalEntries, ...declared.map(([, d]) => d), storesEntry].every((e) => existsSync(join(pkg, e))) &&
   statSync(wasmOut).mtimeMs > Math.max(...inputs.map(newest)) &&
   (demo || builtWith === mark);
 
@@ -61,57 +71,66 @@ if (!fresh || process.argv.includes("--force")) {
   if (!nightly && !demo) {
     console.warn(`build: no ${NIGHTLY} toolchain with rust-src (bash scripts/setup.sh installs them): building with stable, a bigger module`);
   }
-  buildWasm(nightly);
-  mkdirSync(pkg, { recursive: true });
-  rmSync(join(pkg, "snippets"), { recursive: true, force: true }); // no stale snippet directories
-  run("wasm-bindgen", [
-    "--target", "web", "--out-dir", pkg, "--out-name", "mcp_tasks_wasm",
-    "--remove-name-section", "--remove-producers-section",
-    join(target, "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
-  ]);
-  // npm binaryen's wasm-opt, never one from PATH (Debian's v108 silently breaks wasm-bindgen output).
-  const wasmOpt = join(root, "node_modules/.bin/wasm-opt");
-  const features = ["--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
-    "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
-  // A size pass on the module alone: the glue ships as wasm-bindgen generated it (an app's bundler
-  // minifies it). `--converge` repeats -Oz until it gains nothing more (−0.2 KB gzip, a few seconds).
-  // `--low-memory-unused` lets it fold `load(p + c)` into `load offset=c (p)` for small constants
-  // (−0.35 KB gzip): the two differ only when `p + c` wraps past 4 GiB into the first KiB, which no
-  // address this module computes does (Rust's objects never straddle the end of the address space,
-  // and its stack-first layout puts data and heap at 1 MiB and above).
-  run(wasmOpt, ["-Oz", "--converge", "--low-memory-unused", "--strip-target-features", ...features, wasmOut, "-o", wasmOut]);
-  for (const e of entries) copyFileSync(join(root, "js", e), join(pkg, e));
-  pruneSnippets();
+  for (const variant of variants) {
+    buildWasm(nightly, variant.features);
+    mkdirSync(variant.dir, { recursive: true });
+    rmSync(join(variant.dir, "snippets"), { recursive: true, force: true }); // no stale snippet directories
+    run("wasm-bindgen", [
+      "--target", "web", "--out-dir", variant.dir, "--out-name", "mcp_tasks_wasm",
+      "--remove-name-section", "--remove-producers-section",
+      join(target, "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
+    ]);
+    shrink(join(variant.dir, "mcp_tasks_wasm_bg.wasm"));
+    pruneSnippets(variant.dir);
+  }
+  for (const e of [...entries, ...journalEntries]) copyFileSync(join(root, "js", e), join(pkg, e));
   writeStoresEntry();
-  for (const d of declarations) copyFileSync(join(root, "js/entry.d.ts"), join(pkg, d));
+  for (const [from, to] of declared) copyFileSync(join(root, "js", from), join(pkg, to));
   writeFileSync(toolchainMark, mark);
 } else {
   console.log("pkg/ is up to date");
+}
+
+/** The size pass on a module alone, with npm binaryen's wasm-opt, never one from PATH (Debian's v108
+ * silently breaks wasm-bindgen output). The glue ships as wasm-bindgen generated it (an app's bundler
+ * minifies it). `--converge` repeats -Oz until it gains nothing more (−0.2 KB gzip, a few seconds).
+ * `--low-memory-unused` lets it fold `load(p + c)` into `load offset=c (p)` for small constants
+ * (−0.35 KB gzip): the two differ only when `p + c` wraps past 4 GiB into the first KiB, which no
+ * address this module computes does (Rust's objects never straddle the end of the address space, and
+ * its stack-first layout puts data and heap at 1 MiB and above). Without `merge-similar-functions`:
+ * its thunks cost more than the bodies they merge here (−0.1 KB gzip). */
+function shrink(wasm) {
+  const wasmOpt = join(root, "node_modules/.bin/wasm-opt");
+  const features = ["--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
+    "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
+  run(wasmOpt, ["-Oz", "--converge", "--low-memory-unused", "--skip-pass=merge-similar-functions", "--strip-target-features", ...features, wasm, "-o", wasm]);
 }
 
 /** Drops the snippet files the glue does not import. wasm-bindgen copies every JS file the crate declares
  * imports from — also the transports the Rust API's clients are made of (src/api/adapters.rs), which a
  * Rust app's own build uses; the npm package ships those once, as pkg/http.js etc. Only files are
  * removed: the glue stays as generated. */
-function pruneSnippets() {
+function pruneSnippets(dir) {
+  const glue = join(dir, "mcp_tasks_wasm.js");
   const imported = new Set([...readFileSync(glue, "utf8").matchAll(/from ['"]\.\/(snippets\/[^'"]+)['"]/g)].map((m) => m[1]));
   const walk = (rel) => {
-    for (const d of readdirSync(join(pkg, rel), { withFileTypes: true })) {
+    for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const path = `${rel}/${d.name}`;
       if (d.isDirectory()) walk(path);
-      else if (!imported.has(path)) rmSync(join(pkg, path));
+      else if (!imported.has(path)) rmSync(join(dir, path));
     }
   };
   walk("snippets");
 }
 
-/** pkg/stores.js: `export *` from the snippet wasm-bindgen emitted for js/stores.js (its directory
- * name carries a hash of the crate, read from what was emitted). */
+/** pkg/journal/stores.js: `export *` from the snippet wasm-bindgen emitted for js/stores.js in the
+ * journal build (its directory name carries a hash of the crate, read from what was emitted). */
 function writeStoresEntry() {
-  const dirs = readdirSync(join(pkg, "snippets")).filter((d) => existsSync(join(pkg, "snippets", d, "js", storesEntry)));
-  if (dirs.length !== 1) throw new Error(`expected one snippet directory with js/${storesEntry}, found ${dirs.length}`);
+  const snippets = join(pkg, "journal/snippets");
+  const dirs = readdirSync(snippets).filter((d) => existsSync(join(snippets, d, "js/stores.js")));
+  if (dirs.length !== 1) throw new Error(`expected one snippet directory with js/stores.js, found ${dirs.length}`);
   writeFileSync(join(pkg, storesEntry), `// The task journal's stores (the module the wasm glue imports the default store from).
-export * from "./snippets/${dirs[0]}/js/${storesEntry}";
+export * from "./snippets/${dirs[0]}/js/stores.js";
 `);
 }
 
@@ -134,8 +153,8 @@ function hasNightly() {
  * changes. `scripts/setup.sh` installs nightly and its `rust-src`; without them (or with `--demo`)
  * the build uses stable, and the size budget in `npm test` reports the bigger module.
  */
-function buildWasm(nightly) {
-  const args = ["build", "--release", "--lib", "--target", "wasm32-unknown-unknown"];
+function buildWasm(nightly, features) {
+  const args = ["build", "--release", "--lib", "--target", "wasm32-unknown-unknown", ...(features.length ? ["--features", features.join(",")] : [])];
   if (!nightly) return run("cargo", args);
   run("cargo", [`+${NIGHTLY}`, ...args, "-Z", "build-std=std,panic_abort"],
     { ...process.env, RUSTFLAGS: "-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" });
@@ -146,7 +165,7 @@ const size = (f) => {
   return { raw: b.length, gzip: gzipSync(b, { level: 9 }).length };
 };
 const w = size(wasmOut);
-const g = size(glue);
+const g = size(join(pkg, "mcp_tasks_wasm.js"));
 const kb = (n) => (n / 1024).toFixed(1) + " KB";
 console.log(`pkg: wasm ${kb(w.raw)} raw / ${kb(w.gzip)} gzip; glue ${kb(g.raw)} raw / ${kb(g.gzip)} gzip`);
 // The figure the budget is about: an app's bundle (scripts/size.mjs; `npm test` checks it).

@@ -14,9 +14,9 @@ const env = { ...process.env, RUSTDOCFLAGS: "-D warnings" };
 const target = ["--target", "wasm32-unknown-unknown"];
 const nightly = readFileSync(new URL("nightly-toolchain", import.meta.url), "utf8").trim();
 const runs = [
-  [["doc", "--no-deps", ...target, "--no-default-features"], env],
+  [["doc", "--no-deps", ...target, "--no-default-features", "--features", "journal"], env],
   [["doc", "--no-deps", ...target], env],
-  [[`+${nightly}`, "test", "--doc", ...target, "--no-default-features"], { ...env, RUSTDOCFLAGS: "-D warnings -Z unstable-options --no-run" }],
+  [[`+${nightly}`, "test", "--doc", ...target, "--no-default-features", "--features", "journal"], { ...env, RUSTDOCFLAGS: "-D warnings -Z unstable-options --no-run" }],
 ];
 let failed = 0;
 for (const [args, runEnv] of runs) {
@@ -25,7 +25,7 @@ for (const [args, runEnv] of runs) {
   if (r.status !== 0) failed++;
 }
 console.log(`--- cargo +${nightly} rustdoc --show-coverage`);
-const cov = spawnSync("cargo", [`+${nightly}`, "rustdoc", "--lib", ...target, "--no-default-features", "--",
+const cov = spawnSync("cargo", [`+${nightly}`, "rustdoc", "--lib", ...target, "--no-default-features", "--features", "journal", "--",
   "-Z", "unstable-options", "--show-coverage"], { cwd: root, encoding: "utf8", env });
 const total = /\|\s*Total\s*\|\s*(\d+)\s*\|\s*([\d.]+)%\s*\|\s*(\d+)\s*\|\s*([\d.]+)%/.exec(cov.stdout ?? "");
 if (!total) {

@@ -32,10 +32,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureSizes } from "../bench/size.mjs";
 
-/** The target, KiB gzip (issue 13). */
-export const BUDGET_KB = 60;
-/** What `--check` enforces while the figure is above the budget: the figure it reached, never raised. */
-export const CEILING_KB = 80;
+/** The target, KiB gzip, of the working app on the core entry (`mcp-tasks-wasm`; issue 29). */
+export const BUDGET_KB = 58;
+/** What `--check` enforces while the figure is above the budget: the figure it reached, never raised
+ * (80 while the one module had the journal; 65 for the core entry since the journal has its own). */
+export const CEILING_KB = 65;
+/** The budget of the same working app on the journal entry (`mcp-tasks-wasm/journal`; issue 29)… */
+export const JOURNAL_BUDGET_KB = 82;
+/** …and what `--check` enforces while it is above it: the figure it reached (82.7 KB), never raised. */
+export const JOURNAL_CEILING_KB = 82.8;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
 const s = await measureSizes(root);
@@ -47,7 +52,10 @@ console.log(
     `(JS ${kb(app.js.gzip)} + wasm ${kb(s.wasm.gzip)}; raw ${kb(app.total.raw)} KB) — budget ${BUDGET_KB} KB: ` +
     (figure <= BUDGET_KB ? "met" : `not met (${(figure - BUDGET_KB).toFixed(1)} KB over)`),
 );
-console.log(`the official SDK + ext-tasks app: ${kb(theirs.total.gzip)} KB gzip; ours/theirs ${(app.total.gzip / theirs.total.gzip).toFixed(2)}×`);
+const journal = s.apps["ours-journal-init"];
+const journalFigure = journal.total.gzip / 1024;
+console.log(`the same app on the journal entry (mcp-tasks-wasm/journal): ${kb(journal.total.gzip)} KB gzip (JS ${kb(journal.js.gzip)} + wasm ${kb(s.journalWasm.gzip)}) — budget ${JOURNAL_BUDGET_KB} KB: ${journalFigure <= JOURNAL_BUDGET_KB ? "met" : "not met"}`);
+console.log(`the official SDK + ext-tasks app: ${kb(theirs.total.gzip)} KB gzip; ours/theirs ${(app.total.gzip / theirs.total.gzip).toFixed(2)}× (journal entry ${(journal.total.gzip / theirs.total.gzip).toFixed(2)}×)`);
 const direct = s.apps["ours-direct"];
 const port = s.apps["ours-port"];
 const leaks = [...direct.httpInJs, ...direct.httpInWasm, ...port.httpInJs, ...port.httpInWasm];
@@ -60,6 +68,10 @@ if (process.argv.includes("--check")) {
   let failed = false;
   if (figure > CEILING_KB) {
     console.log(`FAIL: ${kb(app.total.gzip)} KB gzip is over the ceiling of ${CEILING_KB} KB (budget ${BUDGET_KB})`);
+    failed = true;
+  }
+  if (journalFigure > JOURNAL_CEILING_KB) {
+    console.log(`FAIL: the journal entry's app, ${kb(journal.total.gzip)} KB gzip, is over its ceiling of ${JOURNAL_CEILING_KB} KB (budget ${JOURNAL_BUDGET_KB})`);
     failed = true;
   }
   // A `core::fmt` symbol means a format!/to_string/Display crept into library code (≈ 12 KB gzip with

@@ -1,7 +1,7 @@
 // The demo: lists a server's tools, starts any of them as a task (several at once), shows each task
 // live, renders elicitation requests as real forms, and shows every outcome. Plain DOM, no framework.
 // Tasks on an HTTP server are journaled in IndexedDB: reload the page mid-task and they continue.
-import init, { httpClient, directClient, callTool, awaitTask, cancelTask, indexedDbJournal, pendingTasks } from "../pkg/index.js";
+import init, { httpClient, directClient, callTool, awaitTask, cancelTask, indexedDbJournal, pendingTasks } from "../pkg/journal/index.js";
 import { renderForm, renderUrlConsent } from "./forms.js";
 
 const $ = (sel) => document.querySelector(sel);

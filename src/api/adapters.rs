@@ -48,6 +48,7 @@ extern "C" {
     pub fn is_object(v: &JsValue) -> bool;
 }
 
+#[cfg(feature = "journal")]
 #[wasm_bindgen(module = "/js/stores.js")]
 extern "C" {
     /// `memoryJournal()`: a store in memory (for tests, and pages that only outlive their tasks).

@@ -18,6 +18,7 @@ use crate::engine::Outcome as EngineOutcome;
 use crate::json::Json;
 use crate::shell::api::{self, Driving};
 use crate::shell::client::Client;
+#[cfg(feature = "journal")]
 use crate::shell::journal::{self, Journal, Store};
 use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::shell::outcome::outcome_to_js;
@@ -57,6 +58,7 @@ fn shared<C: Client + Clone + 'static>(client: &C) -> Rc<dyn Client> {
 }
 
 /// Where a call with `store` records its task: the store, and the client's server.
+#[cfg(feature = "journal")]
 fn journal_of(what: &str, client: &dyn Client, store: Option<Store>) -> Result<Option<Journal>, JsValue> {
     let Some(store) = store else { return Ok(None) };
     let server = client.id().ok_or_else(|| {
@@ -98,11 +100,11 @@ pub fn call_tool<C: Client + Clone + 'static>(
     let (client, name, args) = (shared(client), name.to_owned(), arguments("callTool", args));
     async move {
         let args = args?;
-        let call = match journal_of("callTool", client.as_ref(), options.journal.clone())? {
-            None => Call::Plain(api::call_tool(client, &name, args, options)),
-            Some(j) => Call::Journaled(journal::call_tool(client, j, &name, args, options)),
-        };
-        outcome(Ok(call)).await
+        #[cfg(feature = "journal")]
+        if let Some(j) = journal_of("callTool", client.as_ref(), options.journal.clone())? {
+            return outcome(Ok(Call::Journaled(journal::call_tool(client, j, &name, args, options)))).await;
+        }
+        outcome(Ok(Call::Plain(api::call_tool(client, &name, args, options)))).await
     }
 }
 
@@ -184,12 +186,15 @@ pub fn await_task<C: Client + Clone + 'static>(
 
 /// [`await_task`] on its way.
 async fn awaiting(client: Rc<dyn Client>, task: TaskRef, options: AwaitOptions) -> Result<Outcome, JsValue> {
+    #[cfg(feature = "journal")]
     let journal = journal_of("awaitTask", client.as_ref(), options.journal.clone())?;
     let seed = task.seed()?;
-    let call = match journal {
-        None => api::await_task(client, seed, options).map(Call::Plain),
-        Some(j) => journal::await_task(client, j, seed, options).map(Call::Journaled),
-    };
+    #[cfg(feature = "journal")]
+    if let Some(j) = journal {
+        let call = journal::await_task(client, j, seed, options).map(Call::Journaled);
+        return outcome(call.map_err(|m| type_error("awaitTask", &m))).await;
+    }
+    let call = api::await_task(client, seed, options).map(Call::Plain);
     outcome(call.map_err(|m| type_error("awaitTask", &m))).await
 }
 
@@ -227,11 +232,15 @@ async fn calling_and_awaiting(
     call: CallOptions,
     wait: AwaitOptions,
 ) -> Result<Outcome, JsValue> {
-    let store = wait.journal.clone().or_else(|| call.journal.clone());
-    let started = match journal_of("callAndAwait", client.as_ref(), store)? {
-        None => api::call_and_await(client, name, args, call, wait).map(Call::Plain),
-        Some(j) => journal::call_and_await(client, j, name, args, call, wait).map(Call::Journaled),
-    };
+    #[cfg(feature = "journal")]
+    {
+        let store = wait.journal.clone().or_else(|| call.journal.clone());
+        if let Some(j) = journal_of("callAndAwait", client.as_ref(), store)? {
+            let started = journal::call_and_await(client, j, name, args, call, wait).map(Call::Journaled);
+            return outcome(started.map_err(|m| type_error("callAndAwait", &m))).await;
+        }
+    }
+    let started = api::call_and_await(client, name, args, call, wait).map(Call::Plain);
     outcome(started.map_err(|m| type_error("callAndAwait", &m))).await
 }
 

@@ -7,6 +7,7 @@ mod callbacks;
 mod calls;
 mod clients;
 mod helpers;
+#[cfg(feature = "journal")]
 mod journal;
 mod outcome;
 mod status;
@@ -15,11 +16,13 @@ pub use callbacks::{handler, input_function, on_status, Answer};
 pub use calls::{await_task, call_and_await, call_tool, cancel_task, get_task, update_task, TaskRef};
 pub use clients::{ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
 pub use helpers::{capabilities, server_supports};
+#[cfg(feature = "journal")]
 pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
 pub use outcome::{Cause, InputRequired, Outcome, TaskError, ToolResult};
 pub use status::{InputRequest, TaskStatus};
 
 pub use crate::shell::client::{Client, Reply, RequestOptions};
 pub use crate::shell::hooks::{AskContext, HandlerFn, Handlers, InputFn, StatusFn};
+#[cfg(feature = "journal")]
 pub use crate::shell::journal::Store as JournalStore;
 pub use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions, NO_DEADLINE};

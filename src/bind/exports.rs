@@ -4,6 +4,7 @@
 //! `TypeError` (bad arguments, nothing sent), the caller's abort reason, or what an application
 //! callback threw. Every export first checks that the stack has room for it ([`roomy`]).
 
+use super::journaled as journal;
 use super::read::{self, Check};
 use super::registry::{self, promised, roomy, Bound, Promised};
 use crate::json::Json;
@@ -11,7 +12,8 @@ use crate::proto::input::{check_create_message_result, check_elicit_result, chec
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::api;
 use crate::shell::client::Client;
-use crate::shell::journal::{self, Journal};
+#[cfg(feature = "journal")]
+use crate::shell::journal::Journal;
 use crate::shell::live::{count, Counter};
 use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::shell::outcome::{plain_object, Field};
@@ -114,16 +116,18 @@ fn both_bound(call: &CallOptions, wait: &AwaitOptions) -> Bound {
 }
 
 /// The tasks a journal holds that can be resumed (see the README).
+#[cfg(feature = "journal")]
 #[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
 pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let store = checked("pendingTasks", || read::store(&journal))?;
-        let listing = journal::pending_tasks(store, field(&options, "server"));
+        let listing = crate::shell::journal::pending_tasks(store, field(&options, "server"));
         Ok((Box::pin(async move { Ok(listing.await?.into()) }), Bound::NONE))
     })
 }
 
 /// Awaits every pending task of the client's server in a journal (see the README).
+#[cfg(feature = "journal")]
 #[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
 pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
@@ -132,7 +136,8 @@ pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Prom
             let on_outcome = read::on_outcome(&options)?;
             let store = read::store(&journal)?;
             let (c, o) = (read::client(&client)?, read::await_options(&options)?);
-            Ok((journal::resume_tasks(c, Journal { store, server }, o, on_outcome), Bound::NONE))
+            let resuming = crate::shell::journal::resume_tasks(c, Journal { store, server }, o, on_outcome);
+            Ok((resuming, Bound::NONE))
         })
     })
 }

@@ -3,9 +3,15 @@
 //! throw), calls the typed function, and turns its outcome into the tagged JS object.
 
 mod exports;
+mod journaled;
 mod read;
 mod registry;
 
 /// The TypeScript declarations of the public API, emitted into the generated `.d.ts`.
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("types.d.ts");
+
+/// The task journal's declarations (with the cargo feature `journal`).
+#[cfg(feature = "journal")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const JOURNAL_TYPES: &str = include_str!("journal.d.ts");

@@ -2,11 +2,13 @@
 //! with its own message (the export rejects with a `TypeError` "function: message"). Every read
 //! catches: a throwing getter or Proxy trap reads as absent.
 
+use super::journaled::Journal;
 use crate::engine::wait::{read_seed, Seed};
 use crate::json::Json;
 use crate::shell::client::{js_handlers, Client, JsClient};
 use crate::shell::hooks::{js_input_fn, js_status, Handlers};
-use crate::shell::journal::{Journal, OutcomeFn, Store};
+#[cfg(feature = "journal")]
+use crate::shell::journal::{OutcomeFn, Store};
 use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use crate::shell::values::{as_function, field, is_plain_object, text_of};
 use js_sys::Function;
@@ -145,6 +147,7 @@ pub fn call_options(v: &JsValue) -> Check<CallOptions> {
         input_responses: field(&o, "inputResponses"),
         request_state: field(&o, "requestState"),
         signal: signal(&o)?,
+        #[cfg(feature = "journal")]
         journal: None, // read by `journal`, with the client's id
     })
 }
@@ -169,6 +172,7 @@ pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
         on_status: function(&o, "onStatus")?.map(js_status),
         signal: signal(&o)?,
         answered: Vec::new(),
+        #[cfg(feature = "journal")]
         journal: None, // read by `journal`, with the client's id
     })
 }
@@ -200,6 +204,7 @@ pub fn seed(v: &JsValue) -> Check<Seed<JsValue>> {
 }
 
 /// A `journal` value: a store, or `true` (the default store, where IndexedDB exists).
+#[cfg(feature = "journal")]
 pub fn store(v: &JsValue) -> Check<Store> {
     let store = if v.as_bool() == Some(true) { Store::default_store() } else { Store::read(v) };
     store.ok_or_else(|| {
@@ -208,6 +213,7 @@ pub fn store(v: &JsValue) -> Check<Store> {
 }
 
 /// The server a journaled client's tasks belong to: its `id`.
+#[cfg(feature = "journal")]
 pub fn server(client: &JsValue) -> Check<String> {
     match field(client, "id").and_then(|id| id.as_string()) {
         Some(id) if !id.is_empty() => Ok(id),
@@ -219,13 +225,27 @@ pub fn server(client: &JsValue) -> Check<String> {
 }
 
 /// The `journal` option (`value`, when given) of a call on `client`: `None` without one.
+#[cfg(feature = "journal")]
 pub fn journal(value: Option<JsValue>, client: &JsValue) -> Check<Option<Journal>> {
     let Some(v) = value else { return Ok(None) };
     let store = store(&v)?;
     Ok(Some(Journal { store, server: server(client)? }))
 }
 
+/// The `journal` option in a module built without the journal: a mistake (the `mcp-tasks-wasm/journal`
+/// entry has it).
+#[cfg(not(feature = "journal"))]
+pub fn journal(value: Option<JsValue>, _client: &JsValue) -> Check<Option<Journal>> {
+    match value {
+        Some(v) if !v.is_null() => {
+            Err("the journal option needs the journal entry: import from \"mcp-tasks-wasm/journal\"".to_owned())
+        }
+        _ => Ok(None),
+    }
+}
+
 /// `resumeTasks`'s `onOutcome(outcome, entry)` (`this` undefined).
+#[cfg(feature = "journal")]
 pub fn on_outcome(options: &JsValue) -> Check<Option<OutcomeFn>> {
     let f = function(options, "onOutcome").map_err(|_| "options.onOutcome must be a function".to_owned())?;
     Ok(f.map(|f| {

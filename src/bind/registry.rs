@@ -4,8 +4,8 @@
 //! [`roomy`] guards the synchronous exports' entry near the JS stack limit.
 
 use crate::engine::options::DEFAULT_TIMEOUT_MS;
-use crate::shell::journal::Journaling;
 use crate::shell::options::millis_f64;
+use crate::shell::settle::Settling;
 use js_sys::Promise;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -76,18 +76,25 @@ pub type Promised = Result<Promise, JsValue>;
 /// The promise of one async export. It is opened in the registry before anything else runs (a
 /// module that failed, or a stack without room, rejects at once); then `start` reads the arguments —
 /// a mistake rejects with its `TypeError` — and starts the call, whose end settles the promise.
-/// Inlined into the export, whose own frame stays small: the reading and starting ([`begin`]) run in a
-/// frame of their own, entered only once the stack was found to have room for them.
+/// Inlined into the export, whose own frame stays small: the reading and starting run in a frame of
+/// their own ([`started`]), entered only once the stack was found to have room for them.
 #[inline(always)]
-pub fn promised(start: impl FnOnce() -> Result<(Journaling, Bound), JsValue>) -> Promised {
+pub fn promised(start: impl FnOnce() -> Result<(Settling, Bound), JsValue>) -> Promised {
     let Some(promise) = HALT.with(open) else { return Ok(refused()) };
-    Ok(begin(promise, start))
+    Ok(begin(promise, started(start)))
 }
 
-/// Reads and starts a call opened as `promise` (see [`promised`]).
+/// Runs `start` in a frame of its own (one per export: its reading of the arguments).
 #[inline(never)]
-fn begin(promise: Promise, start: impl FnOnce() -> Result<(Journaling, Bound), JsValue>) -> Promise {
-    match start() {
+fn started<T>(start: impl FnOnce() -> T) -> T {
+    start()
+}
+
+/// Bounds and runs a call opened as `promise` (or rejects it with its arguments' `TypeError`): one copy
+/// for every export.
+#[inline(never)]
+fn begin(promise: Promise, started: Result<(Settling, Bound), JsValue>) -> Promise {
+    match started {
         Err(e) => settle(&promise, false, &e),
         Ok((call, b)) => {
             bound(&promise, b.timeout_ms, &b.signal);
@@ -99,7 +106,7 @@ fn begin(promise: Promise, start: impl FnOnce() -> Result<(Journaling, Bound), J
 
 /// Drives `call` to its end and settles `promise` with it.
 #[inline(never)]
-fn run(promise: Promise, call: Journaling) {
+fn run(promise: Promise, call: Settling) {
     spawn_local(async move {
         match call.await {
             Ok(v) => settle(&promise, true, &v),

@@ -133,6 +133,7 @@ pub(super) fn await_task_until(
 }
 
 /// What [`await_task`] would reject `seed` and `options` with (nothing is sent, no time is taken).
+#[cfg(feature = "journal")]
 pub(super) fn check_await(client: &dyn Client, seed: &Seed<JsValue>, options: &AwaitOptions) -> Result<(), String> {
     let (opts, _) = wait_part(client, options)?;
     Wait::resume(seed.clone(), opts, &options.answered, now()).map(drop)

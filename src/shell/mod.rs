@@ -8,6 +8,7 @@ pub mod api;
 pub mod client;
 pub mod clock;
 pub mod hooks;
+#[cfg(feature = "journal")]
 pub mod journal;
 pub mod live;
 pub mod options;

@@ -2,6 +2,7 @@
 //! documented default, and [`NO_DEADLINE`] is the one spelling of "no bound at all".
 
 use super::hooks::{Handlers, InputFn, StatusFn};
+#[cfg(feature = "journal")]
 use super::journal::Store;
 use crate::engine::options::{
     Bounds, InputMode, Retry, WaitOptions, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
@@ -40,15 +41,9 @@ pub enum Input {
 /// (JS `callTool`'s).
 ///
 /// ```no_run
-/// use mcp_tasks_wasm::{CallOptions, JournalStore};
+/// use mcp_tasks_wasm::{CallOptions, Input};
 /// use std::time::Duration;
-/// # fn f() -> Result<(), wasm_bindgen::JsValue> {
-/// let call = CallOptions {
-///     timeout: Some(Duration::from_secs(10)),
-///     journal: Some(JournalStore::indexed_db("mcp-tasks-wasm")?),
-///     ..CallOptions::default()
-/// };
-/// # Ok(()) }
+/// let call = CallOptions { timeout: Some(Duration::from_secs(10)), input: Input::Return, ..CallOptions::default() };
 /// ```
 #[derive(Clone, Default)]
 pub struct CallOptions {
@@ -66,8 +61,9 @@ pub struct CallOptions {
     pub input_responses: Option<JsValue>,
     /// The `requestState` to echo with the call.
     pub request_state: Option<JsValue>,
-    /// Journal a created task in this store (the crate-root functions; the JS exports read their
-    /// `journal` option themselves).
+    /// Journal a created task in this store (cargo feature `journal`; the crate-root functions — the
+    /// JS exports read their `journal` option themselves).
+    #[cfg(feature = "journal")]
     pub journal: Option<Store>,
 }
 
@@ -120,8 +116,9 @@ pub struct AwaitOptions {
     /// Keys answered before this wait (e.g. before a restart), with the answer when it was never
     /// acknowledged: never asked; an answer given is sent once, without asking.
     pub answered: Vec<(String, Option<JsValue>)>,
-    /// Journal the awaited task in this store (the crate-root functions; the JS exports read their
-    /// `journal` option themselves).
+    /// Journal the awaited task in this store (cargo feature `journal`; the crate-root functions — the
+    /// JS exports read their `journal` option themselves).
+    #[cfg(feature = "journal")]
     pub journal: Option<Store>,
 }
 

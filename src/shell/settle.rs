@@ -3,16 +3,21 @@
 //! it — one settling for both APIs.
 
 use super::api::{Driving, Settled};
-use super::journal::Journaling;
 use super::outcome::outcome_to_js;
+use std::future::Future;
+use std::pin::Pin;
 use wasm_bindgen::JsValue;
+
+/// A call's settlement on its way: its tagged outcome object, or what it rejects with.
+pub type Settling = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
 /// A call on its way: the engine's, or a journaled one.
 pub enum Call {
     /// Without a journal.
     Plain(Driving),
-    /// With a journal.
-    Journaled(Journaling),
+    /// With a journal (cargo feature `journal`).
+    #[cfg(feature = "journal")]
+    Journaled(Settling),
 }
 
 /// A call that started (or the `TypeError` its arguments got).
@@ -22,13 +27,14 @@ pub type Started = Result<Call, JsValue>;
 /// call (not inlined: each JS export's own future holds its arguments or this box, nothing more, and
 /// its code is a call and a poll — code size and memory per call).
 #[inline(never)]
-pub fn settle(started: Started) -> Journaling {
+pub fn settle(started: Started) -> Settling {
     match started {
         Err(e) => Box::pin(std::future::ready(Err(e))),
         Ok(Call::Plain(run)) => Box::pin(async move {
             let settled: Settled = run.await;
             settled.map(|o| outcome_to_js(&o))
         }),
+        #[cfg(feature = "journal")]
         Ok(Call::Journaled(run)) => run,
     }
 }

@@ -181,7 +181,7 @@ extern "C" {
     fn define_own(o: &Object, key: &JsValue, value: &JsValue);
 }
 
-/// The text of a JS string, exactly (see [`MARK`]); `None` for anything else.
+/// The text of a JS string, exactly (see `MARK`); `None` for anything else.
 #[inline(never)]
 pub fn text_of(v: &JsValue) -> Option<String> {
     let text = v.as_string()?;

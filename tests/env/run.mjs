@@ -6,7 +6,7 @@ import { execFileSync, execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startHttpServer } from "../server/http.mjs";
@@ -23,11 +23,18 @@ const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: "utf8",
 const PACKED = [
   "LICENSE", "README.md", "package.json",
   "pkg/index.d.ts", "pkg/index.js", "pkg/mcp_tasks_wasm.d.ts", "pkg/mcp_tasks_wasm.js", "pkg/mcp_tasks_wasm_bg.wasm",
-  "pkg/node.d.ts", "pkg/node.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/http.js", "pkg/stores.js", "pkg/port.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
-  // The journal's stores as the wasm-bindgen snippet the glue imports (the directory is named with a
-  // hash of the crate: read from the build).
-  ...readdirSync(join(root, "pkg/snippets")).map((d) => `pkg/snippets/${d}/js/stores.js`),
+  "pkg/node.d.ts", "pkg/node.js", "pkg/adapters.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/http.js", "pkg/port.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
+  "pkg/journal/index.d.ts", "pkg/journal/index.js", "pkg/journal/mcp_tasks_wasm.d.ts", "pkg/journal/mcp_tasks_wasm.js",
+  "pkg/journal/mcp_tasks_wasm_bg.wasm", "pkg/journal/node.d.ts", "pkg/journal/node.js", "pkg/journal/stores.js",
+  // The snippets each glue imports (wasm-bindgen names their directory with a hash of the crate).
+  ...["pkg/snippets", "pkg/journal/snippets"].flatMap((dir) => filesUnder(join(root, dir)).map((f) => `${dir}/${f}`)),
 ];
+
+/** The files under `dir`, as paths relative to it. */
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile())
+    .map((d) => relative(dir, join(d.parentPath ?? d.path, d.name)));
+}
 
 let failed = 0;
 function report(name, ok, detail = "") {
@@ -64,9 +71,10 @@ try {
   // 4. Types of the installed package, strict.
   cpSync(join(root, "tests/types/usage.ts"), join(app, "usage.ts"));
   cpSync(join(root, "tests/types/no-any.ts"), join(app, "no-any.ts"));
+  cpSync(join(root, "tests/types/journal.ts"), join(app, "journal.ts"));
   writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"], types: [], noUncheckedIndexedAccess: true },
-    files: ["usage.ts", "no-any.ts"],
+    files: ["usage.ts", "no-any.ts", "journal.ts"],
   }));
   try {
     run("node", [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);

@@ -2,7 +2,7 @@
 // through a plain JS client object, bounded waits, abort, the one-step functions and the helpers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lib, rejection } from "./pkg.mjs";
+import { journalLib, lib, rejection } from "./pkg.mjs";
 import { createTasksCore } from "../server/core.mjs";
 
 const { callTool, awaitTask, callAndAwait, getTask, updateTask, cancelTask, directClient, capabilities, serverSupports, TASKS_EXTENSION } = lib;
@@ -180,14 +180,25 @@ test("capabilities, serverSupports, TASKS_EXTENSION", withCore(async (core, clie
   assert.equal(serverSupports({ capabilities: { tools: {} } }), false);
 }));
 
-test("the declarations name exactly the runtime exports", async () => {
+test("the declarations name exactly the runtime exports, of both entries; the core one has no journal", async () => {
   const { readFileSync } = await import("node:fs");
-  const dts = readFileSync(new URL(`../../${process.env.PKG_DIR ?? "pkg"}/node.d.ts`, import.meta.url), "utf8");
+  const read = (path) => readFileSync(new URL(`../../${process.env.PKG_DIR ?? "pkg"}/${path}`, import.meta.url), "utf8");
+  const dts = read("node.d.ts");
   const list = dts.slice(dts.indexOf("export {"));
   const declared = new Set([...list.slice(0, list.indexOf("} from")).matchAll(/^\s+(\w+),$/gm)].map((m) => m[1]));
   for (const m of dts.matchAll(/^export declare function (\w+)/gm)) declared.add(m[1]);
   for (const extra of ["default", "init", "TASKS_EXTENSION"]) declared.add(extra);
   assert.deepEqual([...declared].sort(), Object.keys(lib).sort());
+  // The journal entry declares the core's names (export *) plus its own.
+  const jdts = read("journal/node.d.ts");
+  const jdeclared = new Set(declared);
+  for (const m of jdts.matchAll(/^export \{([^}]*)\} from/gm)) for (const n of m[1].split(",")) jdeclared.add(n.trim());
+  for (const m of jdts.matchAll(/^export declare function (\w+)/gm)) jdeclared.add(m[1]);
+  assert.deepEqual([...jdeclared].sort(), Object.keys(journalLib).sort());
+  assert.equal(lib.pendingTasks, undefined);
+  assert.equal(typeof journalLib.pendingTasks, "function");
+  const e = await rejection(lib.callTool(directClient(() => ({})), "x", {}, { journal: {} }));
+  assert.ok(e instanceof TypeError && /journal entry/.test(e.message), String(e));
 });
 
 test("a client that aborts the caller's signal from inside its own abort listener cannot break the wait", async () => {

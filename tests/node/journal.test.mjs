@@ -5,7 +5,7 @@
 // extension storage) run in headless Chromium: tests/browser/journal.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { lib, rejection } from "./pkg.mjs";
+import { journalLib as lib, rejection } from "./pkg.mjs";
 import { startHttpServer } from "../server/http.mjs";
 
 const { httpClient, directClient, callTool, callAndAwait, awaitTask, cancelTask, memoryJournal, pendingTasks, resumeTasks } = lib;

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
-export const trapPkg = join(target, "trap-pkg");
+/** Under the repository's own target/ (the test page loads it from there), whatever CARGO_TARGET_DIR is. */
+export const trapPkg = join(root, "target", "trap-pkg");
 const glue = join(trapPkg, "mcp_tasks_wasm.js");
 
 const newest = (p) => {

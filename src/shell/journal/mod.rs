@@ -28,8 +28,6 @@ pub use resume::{pending_tasks, resume_tasks, Listing, OutcomeFn, Resuming};
 pub use store::Store;
 
 use crate::engine::{Cause, Outcome};
-use std::future::Future;
-use std::pin::Pin;
 use wasm_bindgen::JsValue;
 
 /// Where a journaled call records its task: the store, and the server the task belongs to (the
@@ -49,7 +47,7 @@ pub struct Journal {
 pub type Finished = Result<JsValue, JsValue>;
 
 /// A journaled call on its way (one boxed future, whatever the call).
-pub type Journaling = Pin<Box<dyn Future<Output = Finished>>>;
+pub type Journaling = crate::shell::settle::Settling;
 
 /// An outcome after which the task can never be resumed: `ok`, `cancelled`, the task failed or
 /// expired, or the server does not know it (`-32602`).
