@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
+import { cargoOutput } from "./cargo-output.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // PKG_OUT and CARGO_TARGET_DIR let a second checkout or session build without touching pkg/ and target/.
@@ -16,9 +17,10 @@ const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const wasmOut = join(pkg, "mcp_tasks_wasm_bg.wasm");
 /** The two builds of the module: the core one (pkg/) and the one with the task journal (pkg/journal/). */
 const variants = [
-  { dir: pkg, features: [] },
-  { dir: join(pkg, "journal"), features: ["journal"] },
+  { name: "core", dir: pkg, features: [] },
+  { name: "journal", dir: join(pkg, "journal"), features: ["journal"] },
 ];
+
 const entries = ["index.js", "node.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "http.js", "port.js", "sdk.js", "stdio.js", "stdio.d.ts"];
 const journalEntries = ["journal/index.js", "journal/node.js"];
 const declarations = ["index.d.ts", "node.d.ts"];
@@ -73,6 +75,7 @@ if (!fresh || process.argv.includes("--force")) {
   }
   for (const variant of variants) {
     buildWasm(nightly, variant.features);
+    copyFileSync(join(target, "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"), cargoOutput(variant.name));
     mkdirSync(variant.dir, { recursive: true });
     rmSync(join(variant.dir, "snippets"), { recursive: true, force: true }); // no stale snippet directories
     run("wasm-bindgen", [

@@ -31,6 +31,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureSizes } from "../bench/size.mjs";
+import { cargoOutput } from "./cargo-output.mjs";
 
 /** The target, KiB gzip, of the working app on the core entry (`mcp-tasks-wasm`; issue 29). */
 export const BUDGET_KB = 58;
@@ -39,7 +40,8 @@ export const BUDGET_KB = 58;
 export const CEILING_KB = 65;
 /** The budget of the same working app on the journal entry (`mcp-tasks-wasm/journal`; issue 29)… */
 export const JOURNAL_BUDGET_KB = 82;
-/** …and what `--check` enforces while it is above it: the figure it reached (82.7 KB), never raised. */
+/** …and what `--check` enforces while it is above it, never raised: 82.7 KB when the entries split, 82.8
+ * (84,787 B) with one rule for `args` and for a journaled client's id in both APIs (84,782 B). */
 export const JOURNAL_CEILING_KB = 82.8;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
@@ -61,9 +63,11 @@ const port = s.apps["ours-port"];
 const leaks = [...direct.httpInJs, ...direct.httpInWasm, ...port.httpInJs, ...port.httpInWasm];
 console.log(`directClient-only app: ${kb(direct.total.gzip)} KB gzip, portClient-only app: ${kb(port.total.gzip)} KB gzip; ` +
   `HTTP client in them: ${leaks.length ? leaks.join(", ") : "no"}`);
-// cargo's output still has its function names (the shipped copy does not).
-const cargoWasm = join(process.env.CARGO_TARGET_DIR || join(root, "target"), "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm");
-if (process.argv.includes("--breakdown")) breakdown(cargoWasm);
+// cargo's output still has its function names (the shipped copy does not). `--breakdown` is of the core
+// module; `--breakdown=journal` of the journal entry's.
+const cargoWasm = { core: cargoOutput("core"), journal: cargoOutput("journal") };
+const which = process.argv.find((a) => a.startsWith("--breakdown"));
+if (which) breakdown(cargoWasm[which.split("=")[1] ?? "core"] ?? cargoWasm.core);
 if (process.argv.includes("--check")) {
   let failed = false;
   if (figure > CEILING_KB) {
@@ -76,9 +80,11 @@ if (process.argv.includes("--check")) {
   }
   // A `core::fmt` symbol means a format!/to_string/Display crept into library code (≈ 12 KB gzip with
   // its float printing) or the build fell back to stable (panic messages).
-  if (existsSync(cargoWasm) && readFileSync(cargoWasm).includes("4core3fmt")) {
-    console.log(`FAIL: core::fmt is linked into the module (${cargoWasm}): build messages with concat and text::decimal`);
-    failed = true;
+  for (const wasm of Object.values(cargoWasm)) {
+    if (existsSync(wasm) && readFileSync(wasm).includes("4core3fmt")) {
+      console.log(`FAIL: core::fmt is linked into the module (${wasm}): build messages with concat and text::decimal`);
+      failed = true;
+    }
   }
   if (leaks.length) {
     console.log("FAIL: an app that uses only directClient or portClient ships the HTTP client");
@@ -92,7 +98,7 @@ if (process.argv.includes("--check")) {
 function breakdown(wasm) {
   try {
     const dir = mkdtempSync(join(tmpdir(), "mcp-size-"));
-    execFileSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--keep-debug", wasm]);
+    execFileSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "mcp_tasks_wasm", "--keep-debug", wasm]);
     const named = join(dir, "named.wasm");
     execFileSync(join(root, "node_modules/.bin/wasm-opt"), ["-Oz", "--converge", "--low-memory-unused", "--debuginfo", "--enable-reference-types", "--enable-bulk-memory",
       "--enable-multivalue", "--enable-sign-ext", "--enable-nontrapping-float-to-int", "--enable-mutable-globals",
