@@ -209,8 +209,17 @@ async fn input_return_gives_the_typed_input_requests_back() {
 #[wasm_bindgen_test]
 async fn wrong_arguments_are_type_errors_and_nothing_is_sent() {
     let (client, server) = direct(ClientOptions::default());
-    let e = call_tool(&client, "slow", &5, CallOptions::default()).await.unwrap_err();
-    assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
+    // One rule for args in both APIs, with the JS functions' message.
+    for e in [
+        call_tool(&client, "slow", &5, CallOptions::default()).await.unwrap_err(),
+        call_tool(&client, "slow", &vec![1, 2], CallOptions::default()).await.unwrap_err(),
+    ] {
+        assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
+        assert_eq!(message(&e), "callTool: args must be an object (not an array)");
+    }
+    let e =
+        call_and_await(&client, "slow", &"text", CallOptions::default(), AwaitOptions::default()).await.unwrap_err();
+    assert_eq!(message(&e), "callAndAwait: args must be an object (not an array)");
     let floor_above_ceiling = AwaitOptions {
         min_poll_interval: Some(Duration::from_secs(2)),
         max_poll_interval: Some(Duration::from_secs(1)),
@@ -221,9 +230,18 @@ async fn wrong_arguments_are_type_errors_and_nothing_is_sent() {
     let journaled = CallOptions { journal: Some(JournalStore::memory().unwrap()), ..CallOptions::default() };
     let e = call_tool(&client, "slow", &(), journaled).await.unwrap_err();
     assert!(e.is_instance_of::<js_sys::TypeError>(), "a journaled client without an id: {e:?}");
+    let id_message = "a journaled client needs an id (HTTP and stdio clients have one; set it on others)";
+    assert_eq!(message(&e), ["callTool: ", id_message].concat());
+    let e = resume_tasks(&client, &JournalStore::memory().unwrap(), AwaitOptions::default(), None).await.unwrap_err();
+    assert_eq!(message(&e), ["resumeTasks: ", id_message].concat());
     assert!(server.borrow().methods.is_empty(), "nothing sent");
     assert!(JsClient::new(&JsValue::from(3)).is_err());
     zero_left();
+}
+
+/// The message of a JS error value.
+fn message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
 }
 
 #[wasm_bindgen_test]

@@ -20,7 +20,7 @@ use crate::shell::api::{self, Driving};
 use crate::shell::client::Client;
 #[cfg(feature = "journal")]
 use crate::shell::journal::{self, Journal, Store};
-use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
+use crate::shell::options::{tool_args, AwaitOptions, CallOptions, StepOptions};
 use crate::shell::outcome::outcome_to_js;
 use crate::shell::settle::{settle, type_error, Call, Started};
 use serde::Serialize;
@@ -40,16 +40,10 @@ pub(crate) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result
     serde_wasm_bindgen::from_value(value.clone()).map_err(JsValue::from)
 }
 
-/// The tool's arguments: an object, or none (`&()`, `None`).
+/// The tool's arguments: a struct or a map, or none (`&()`, `None`) — the JS functions' rule
+/// ([`tool_args`]), with the same message.
 fn arguments(what: &str, args: &impl Serialize) -> Result<Option<JsValue>, JsValue> {
-    let v = to_js(args)?;
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
-    }
-    if !v.is_object() || js_sys::Array::is_array(&v) {
-        return Err(type_error(what, "args must serialize to an object (a struct or a map)"));
-    }
-    Ok(Some(v))
+    tool_args(to_js(args)?).map_err(|m| type_error(what, m))
 }
 
 /// The client as the shell drives it.
@@ -61,10 +55,7 @@ fn shared<C: Client + Clone + 'static>(client: &C) -> Rc<dyn Client> {
 #[cfg(feature = "journal")]
 fn journal_of(what: &str, client: &dyn Client, store: Option<Store>) -> Result<Option<Journal>, JsValue> {
     let Some(store) = store else { return Ok(None) };
-    let server = client.id().ok_or_else(|| {
-        type_error(what, "a journaled client needs an id (HttpClient sets it; give ClientOptions::id on others)")
-    })?;
-    Ok(Some(Journal { store, server }))
+    Journal::on(store, client.id()).map(Some).map_err(|m| type_error(what, m))
 }
 
 /// The typed outcome of a tagged outcome object.

@@ -10,6 +10,7 @@ use crate::json::Json;
 use crate::shell::client::Client;
 use crate::shell::journal::{self, Journal, OutcomeFn, Store};
 use crate::shell::options::AwaitOptions;
+use crate::shell::settle::type_error;
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -186,9 +187,7 @@ async fn resuming(
     options: AwaitOptions,
     on_outcome: Option<OnOutcome>,
 ) -> Result<Vec<Resumed>, JsValue> {
-    let server = client
-        .id()
-        .ok_or_else(|| JsValue::from(js_sys::TypeError::new("resumeTasks: a journaled client needs an id")))?;
+    let journal = Journal::on(store, client.id()).map_err(|m| type_error("resumeTasks", m))?;
     let heard: Option<OutcomeFn> = on_outcome.map(|f| {
         Rc::new(move |outcome: &JsValue, entry: &JsValue| {
             if let Some(o) = Outcome::from_js(outcome) {
@@ -197,7 +196,7 @@ async fn resuming(
             Ok(())
         }) as OutcomeFn
     });
-    let done = journal::resume_tasks(client, Journal { store, server }, options, heard).await?;
+    let done = journal::resume_tasks(client, journal, options, heard).await?;
     let items = done.items().unwrap_or_default();
     Ok(items
         .iter()

@@ -12,8 +12,6 @@ use crate::proto::input::{check_create_message_result, check_elicit_result, chec
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::api;
 use crate::shell::client::Client;
-#[cfg(feature = "journal")]
-use crate::shell::journal::Journal;
 use crate::shell::live::{count, Counter};
 use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::shell::outcome::{plain_object, Field};
@@ -132,11 +130,10 @@ pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
 pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         checked("resumeTasks", || {
-            let server = read::server(&client)?;
             let on_outcome = read::on_outcome(&options)?;
-            let store = read::store(&journal)?;
+            let j = read::journal_on(read::store(&journal)?, &client)?;
             let (c, o) = (read::client(&client)?, read::await_options(&options)?);
-            let resuming = crate::shell::journal::resume_tasks(c, Journal { store, server }, o, on_outcome);
+            let resuming = crate::shell::journal::resume_tasks(c, j, o, on_outcome);
             Ok((resuming, Bound::NONE))
         })
     })

@@ -34,8 +34,10 @@ export interface JournalOptions {
   /** Record the task (and the input answered) so the wait can be resumed after a reload, a closed tab
    * or a service-worker restart; the entry is removed at a terminal outcome. A failing store ends the
    * call with `{tag: "error", error: {kind: "journal", cause: {type: "journal_failed"}}}`. `true`: the
-   * default store, an `indexedDbJournal()` (where IndexedDB exists; elsewhere a `TypeError`). */
-  journal?: Journal | true;
+   * default store, an `indexedDbJournal()` (where IndexedDB exists; elsewhere a `TypeError`). Absent,
+   * `undefined` or `null`: not journaled (in `callAndAwait`, the await options' journal, else the call
+   * options'). The client needs an `id` (`httpClient` and `stdioClient` set it). */
+  journal?: Journal | true | null;
 }
 
 export interface CallToolOptions extends JournalOptions {}

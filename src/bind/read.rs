@@ -123,15 +123,9 @@ pub fn client(v: &JsValue) -> Check<Rc<JsClient>> {
     Ok(read)
 }
 
-/// `callTool`'s tool arguments: `None` for `undefined` and `null`, else an object.
+/// The tool arguments of `callTool` and `callAndAwait` ([`crate::shell::options::tool_args`]).
 pub fn args(v: &JsValue) -> Check<Option<JsValue>> {
-    if v.is_undefined() || v.is_null() {
-        Ok(None)
-    } else if v.is_object() {
-        Ok(Some(v.clone()))
-    } else {
-        Err("args must be an object".to_owned())
-    }
+    crate::shell::options::tool_args(v.clone()).map_err(str::to_owned)
 }
 
 /// Everything `callTool` reads from its options.
@@ -212,24 +206,18 @@ pub fn store(v: &JsValue) -> Check<Store> {
     })
 }
 
-/// The server a journaled client's tasks belong to: its `id`.
-#[cfg(feature = "journal")]
-pub fn server(client: &JsValue) -> Check<String> {
-    match field(client, "id").and_then(|id| id.as_string()) {
-        Some(id) if !id.is_empty() => Ok(id),
-        _ => {
-            Err("a journaled client needs an id (httpClient and stdioClient set it; set client.id on others)"
-                .to_owned())
-        }
-    }
-}
-
-/// The `journal` option (`value`, when given) of a call on `client`: `None` without one.
+/// The `journal` option (`value`, when given) of a call on `client`: `None` without one (absent or
+/// `null`, in every function).
 #[cfg(feature = "journal")]
 pub fn journal(value: Option<JsValue>, client: &JsValue) -> Check<Option<Journal>> {
-    let Some(v) = value else { return Ok(None) };
-    let store = store(&v)?;
-    Ok(Some(Journal { store, server: server(client)? }))
+    let Some(v) = value.filter(|v| !v.is_null()) else { return Ok(None) };
+    journal_on(store(&v)?, client).map(Some)
+}
+
+/// The journal of `store` for `client`, whose `id` names the server ([`Journal::on`]).
+#[cfg(feature = "journal")]
+pub fn journal_on(store: Store, client: &JsValue) -> Check<Journal> {
+    Journal::on(store, field(client, "id").and_then(|id| id.as_string())).map_err(str::to_owned)
 }
 
 /// The `journal` option in a module built without the journal: a mistake (the `mcp-tasks-wasm/journal`

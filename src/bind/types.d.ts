@@ -324,7 +324,8 @@ export interface LiveCounts {
 /**
  * Sends a task-augmented `tools/call` (the tasks extension declared in its `_meta`) and resolves
  * with `{tag: "task", status}`, `{tag: "ok", result}`, `{tag: "input_required", status}` or
- * `{tag: "error", error}`. MRTR rounds are answered through the `input` option.
+ * `{tag: "error", error}`. MRTR rounds are answered through the `input` option. `args`: the tool's
+ * arguments, an object (an array is a `TypeError`); absent or `null`: none.
  */
 export function callTool(client: TasksClient, name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolOutcome>;
 

@@ -209,3 +209,15 @@ impl AwaitOptions {
         Ok(opts)
     }
 }
+
+/// The tool's arguments as both APIs take them: none (`undefined` or `null`; in Rust `()` or `None`), or
+/// an object that is not an array (MCP's `arguments` is a map). `Err`: the one message of the mistake.
+pub fn tool_args(v: JsValue) -> Result<Option<JsValue>, &'static str> {
+    if v.is_undefined() || v.is_null() {
+        Ok(None)
+    } else if super::values::is_plain_object(&v) {
+        Ok(Some(v))
+    } else {
+        Err("args must be an object (not an array)")
+    }
+}

@@ -168,6 +168,21 @@ test("bad caller input rejects with a TypeError, never a panic", withCore(async 
   assert.equal((await callAndAwait(client, "echo", { text: "still alive" })).tag, "ok");
 }));
 
+test("args: an object, or none; anything else (an array too) is one TypeError, nothing sent", withCore(async (core, client) => {
+  const sent = [];
+  const direct = directClient(async (method, params) => (sent.push(method), { content: [{ type: "text", text: JSON.stringify(params.arguments ?? null) }] }));
+  for (const bad of [[1, 2], [], "text", 5, true]) {
+    for (const [what, call] of [["callTool", () => callTool(direct, "echo", bad)], ["callAndAwait", () => callAndAwait(direct, "echo", bad)]]) {
+      const e = await rejection(call());
+      assert.ok(e instanceof TypeError, `${what}(${JSON.stringify(bad)}): ${e}`);
+      assert.equal(e.message, `${what}: args must be an object (not an array)`);
+    }
+  }
+  assert.deepEqual(sent, [], "nothing sent");
+  for (const none of [undefined, null]) assert.equal((await callTool(direct, "echo", none)).result.content[0].text, "null");
+  assert.equal((await callTool(direct, "echo", { a: [1] })).result.content[0].text, '{"a":[1]}');
+}));
+
 test("capabilities, serverSupports, TASKS_EXTENSION", withCore(async (core, client) => {
   assert.equal(TASKS_EXTENSION, "io.modelcontextprotocol/tasks");
   const base = { roots: {}, extensions: { "x/y": { a: 1 } } };

@@ -178,6 +178,41 @@ test("bad journals and clients without an id reject with a TypeError; no journal
   assert.ok((await rejection(awaitTask(direct, "t", revoked.proxy))) instanceof TypeError, "unreadable options: the engine's TypeError");
 });
 
+test("one rule for a journal in every function: null is none; a client without an id (or with \"\") has one message", async () => {
+  const ID_MESSAGE = "a journaled client needs an id (HTTP and stdio clients have one; set it on others)";
+  const created = { resultType: "task", taskId: "t", status: "working", pollIntervalMs: 5, ttlMs: null };
+  const handler = async (method) => (method === "tools/call" ? created : { taskId: "t", status: "completed", result: { content: [] } });
+  for (const id of [undefined, ""]) {
+    const direct = directClient(handler);
+    if (id !== undefined) direct.id = id;
+    for (const [what, call] of [
+      ["callTool", () => callTool(direct, "x", {}, { journal: memoryJournal() })],
+      ["awaitTask", () => awaitTask(direct, "t", { journal: memoryJournal() })],
+      ["callAndAwait", () => callAndAwait(direct, "x", {}, { journal: memoryJournal() })],
+      ["resumeTasks", () => resumeTasks(direct, memoryJournal())],
+    ]) {
+      const e = await rejection(call());
+      assert.ok(e instanceof TypeError, `${what}: ${e}`);
+      assert.equal(e.message, `${what}: ${ID_MESSAGE}`);
+    }
+  }
+  const direct = directClient(handler);
+  direct.id = "in-process";
+  // null: not journaled, in every function (nothing is asked of a store, and no id is needed without one).
+  const anonymous = directClient(handler);
+  assert.equal((await callTool(anonymous, "x", {}, { journal: null })).tag, "task");
+  assert.equal((await awaitTask(anonymous, "t", { journal: null })).tag, "ok");
+  assert.equal((await callAndAwait(anonymous, "x", {}, { journal: null }, { journal: null })).tag, "ok");
+  // callAndAwait: the await options' journal, else the call options' (null on the wait is none there).
+  const onCall = spyJournal();
+  assert.equal((await callAndAwait(direct, "x", {}, { journal: onCall }, { journal: null })).tag, "ok");
+  assert.ok(onCall.calls.some(([op]) => op === "put"), "the call options' journal recorded the task");
+  const onWait = spyJournal();
+  const unused = spyJournal();
+  assert.equal((await callAndAwait(direct, "x", {}, { journal: unused }, { journal: onWait })).tag, "ok");
+  assert.ok(onWait.calls.some(([op]) => op === "put") && unused.calls.length === 0, "the await options' journal wins");
+});
+
 test("cancelOnAbort: the caller's abort during a journaled wait cancels the task; an abort after the outcome sends nothing", async () => {
   await reset();
   const client = httpClient(srv.url, { clientCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });

@@ -40,6 +40,17 @@ pub struct Journal {
     pub server: String,
 }
 
+impl Journal {
+    /// A journal of `store` for a client whose `id` is `id`: a task id is unique only on its server, so
+    /// a journaled client needs a non-empty `id`. `Err`: the one message of that mistake, in both APIs.
+    pub fn on(store: Store, id: Option<String>) -> Result<Journal, &'static str> {
+        match id {
+            Some(server) if !server.is_empty() => Ok(Journal { store, server }),
+            _ => Err("a journaled client needs an id (HTTP and stdio clients have one; set it on others)"),
+        }
+    }
+}
+
 /// What a journaled call settles with: its tagged outcome object — the engine's outcome, the
 /// journal's error outcome when the store failed (the task is not cancelled), or the outcome another
 /// waiter of the task (another tab or worker) broadcast — or what it rejects with (the caller's abort
