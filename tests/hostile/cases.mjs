@@ -177,6 +177,8 @@ class Ctx {
     this.hostileCalls = 0;
     this.notes = [];
     this.idErrors = [];
+    this.trace = []; // requests, listens and next() calls of the listen sites, ms after the case began
+    this.t0 = now();
   }
 
   progress(message) {
@@ -223,6 +225,8 @@ class Ctx {
     o.at = now();
     o.ms = o.at - t0;
     const gap = gaps.stop();
+    o.gap = gap;
+    this.maxGap = Math.max(this.maxGap ?? 0, gap);
     this.calls.push(o);
     this.out = o;
     this.progress(`${label} settled: ${this.describe(o)}`);
@@ -446,6 +450,7 @@ let current;
 
 /** Records a tasks/* request whose taskId is not the one the server gave (checked in `finish`). */
 function checkTaskId(method, params) {
+  current?.trace.push(`${Math.round(now() - current.t0)} ${method}`);
   if (method.startsWith("tasks/") && params?.taskId !== TID) current?.idErrors.push(`${method} sent taskId ${show(params?.taskId)}, expected ${show(TID)}`);
 }
 
@@ -561,7 +566,7 @@ const SITES = [
       let listens = 0;
       const client = {
         request: (method, params) => (checkTaskId(method, params), Promise.resolve(listens ? completed() : working())),
-        listen: () => ((listens += 1), h(() => stream([ACK()]))),
+        listen: () => (current?.trace.push(`${Math.round(now() - current.t0)} listen`), (listens += 1), h(() => stream([ACK()]))),
       };
       return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: T, retries: 1, signal: t.ac.signal }), T);
     },
@@ -577,7 +582,7 @@ const SITES = [
       let listens = 0;
       const client = {
         request: (method, params) => (checkTaskId(method, params), Promise.resolve(listens ? completed() : working())),
-        listen: () => ((listens += 1), Promise.resolve(stream([], { next: (n) => (n === 1 ? h(() => ({ done: false, value: ACK() })) : undefined) }))),
+        listen: () => (current?.trace.push(`${Math.round(now() - current.t0)} listen`), (listens += 1), Promise.resolve(stream([], { next: (n) => (current?.trace.push(`${Math.round(now() - current.t0)} next ${n}`), n === 1 ? h(() => ({ done: false, value: ACK() })) : undefined) }))),
       };
       return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: T, retries: 1, signal: t.ac.signal }), T);
     },
@@ -1081,5 +1086,6 @@ export async function runCase(lib, name, env = {}) {
   if (uncaught.length) failure = `${failure ? `${failure}; ` : ""}uncaught: ${uncaught.slice(0, 3).join(" | ")}${uncaught.length > 3 ? ` (+${uncaught.length - 3})` : ""}`;
   const notes = t.notes.length ? ` [${t.notes.join("; ")}]` : "";
   const outcome = !failure || !t.out ? "" : ` (outcome: ${t.describe(t.out)})`;
-  return failure ? { ok: false, ms: Math.round(now() - t0), detail: `${failure}${failure.includes(t.describe(t.out)) ? "" : outcome}` } : { ok: true, ms: Math.round(now() - t0), detail: `${detail ?? ""}${notes}` };
+  const stall = `${t.maxGap ? `; the longest event-loop stall during a call: ${t.maxGap} ms` : ""}${t.trace.length ? `; trace: ${t.trace.slice(0, 12).join(", ")}` : ""}`;
+  return failure ? { ok: false, ms: Math.round(now() - t0), stallMs: t.maxGap ?? 0, detail: `${failure}${failure.includes(t.describe(t.out)) ? "" : outcome}${stall}` } : { ok: true, ms: Math.round(now() - t0), detail: `${detail ?? ""}${notes}` };
 }
