@@ -21,6 +21,7 @@ const steps = [
   ["rust wasm", "node", ["tests/wasm/run.mjs"]],
   ["fuzz 60 s", "bash", ["tests/fuzz/short.sh", "60"]],
   ["rust fmt", "cargo", ["fmt", "--check"]],
+  ["module cycles", "node", ["scripts/cycles.mjs"]],
   ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
   ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--test", "wasm_driver", "--test", "rust_clients", "--test", "rust_api", "--target", "wasm32-unknown-unknown", "--features", "journal", "--", "-D", "warnings"]],
   ["clippy core", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],

@@ -49,7 +49,7 @@ pub trait Json: Clone {
     /// `true` for an absolute `http:`/`https:` URL with a host and without credentials, as the host's
     /// URL parser reads it (the WHATWG parser in JS; a strict reading of RFC 3986 natively).
     fn is_safe_web_url(url: &str) -> bool {
-        crate::proto::input::is_web_url(url)
+        is_web_url(url)
     }
     /// `true` for host exception objects that must never be read as a JSON-RPC error even when they
     /// carry a numeric `code` (a `DOMException` in JS). Plain JSON has none.
@@ -152,4 +152,31 @@ impl Json for serde_json::Value {
     fn array(items: Vec<Self>) -> Self {
         serde_json::Value::Array(items)
     }
+}
+
+/// `true` for an absolute `https:` or `http:` URL with a host, without credentials (`user@`), and
+/// without whitespace or control characters: the native stand-in for the WHATWG parser the wasm shell
+/// uses. Scheme case-insensitive; the host is what follows `//` up to `/`, `?` or `#`.
+pub fn is_web_url(url: &str) -> bool {
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    let rest = if lower.starts_with("https://") {
+        url.get(8..)
+    } else if lower.starts_with("http://") {
+        url.get(7..)
+    } else {
+        None
+    };
+    let Some(rest) = rest else { return false };
+    if url.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\') {
+        return false;
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit_once(':').map_or(authority, |(h, port)| {
+        if port.chars().all(|c| c.is_ascii_digit()) {
+            h
+        } else {
+            authority
+        }
+    });
+    !host.is_empty() && !authority.contains('@')
 }

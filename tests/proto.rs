@@ -1,9 +1,8 @@
 //! The wire helpers on their own: capability merging, discovery, URL and answer checks, rejections.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use mcp_tasks_wasm::proto::input::{
-    check_create_message_result, check_elicit_result, check_list_roots_result, is_web_url,
-};
+use mcp_tasks_wasm::json::is_web_url;
+use mcp_tasks_wasm::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use mcp_tasks_wasm::proto::request::{deep_merge, server_supports, with_tasks_extension};
 use mcp_tasks_wasm::proto::rpc::{read_rejection, Reply};
 use serde_json::json;

@@ -35,7 +35,7 @@ impl Answer {
     /// let answer = Answer::accept(&serde_json::json!({"name": "Ada"}));
     /// ```
     pub fn accept(content: &impl serde::Serialize) -> Self {
-        let content = super::calls::to_js(content).unwrap_or(JsValue::UNDEFINED);
+        let content = super::convert::to_js(content).unwrap_or(JsValue::UNDEFINED);
         Self::Ok(JsValue::object(vec![("action", js_string("accept")), ("content", content)]))
     }
 

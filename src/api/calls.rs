@@ -11,6 +11,7 @@
 //! and returns a `'static` future that sends nothing until it is first polled: it can be awaited, or
 //! spawned with `wasm_bindgen_futures::spawn_local`.
 
+use super::convert::to_js;
 use super::outcome::{Outcome, TaskError};
 use super::status::TaskStatus;
 use crate::engine::wait::{read_seed, Seed};
@@ -27,18 +28,6 @@ use serde::Serialize;
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
-
-/// `value` as a JS value (serde-wasm-bindgen; maps as plain objects).
-pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| js_sys::TypeError::new(&e.to_string()).into())
-}
-
-/// A JS value as the caller's type (serde-wasm-bindgen); `Err`: its error as a JS `Error`.
-pub(crate) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value.clone()).map_err(JsValue::from)
-}
 
 /// The tool's arguments: a struct or a map, or none (`&()`, `None`) — the JS functions' rule
 /// ([`tool_args`]), with the same message.

@@ -6,9 +6,10 @@
 
 use super::adapters::{direct_client, http_client, port_client};
 use crate::json::Json;
-use crate::shell::client::{Client, JsClient as Read, Reply, RequestOptions};
+use crate::shell::client::{Client, JsClient as Read, RequestOptions};
 use crate::shell::hooks::Handlers;
 use crate::shell::options::millis_f64;
+use crate::shell::reply::Reply;
 use crate::shell::values::{as_function, field, js_string};
 use js_sys::{Object, Reflect};
 use std::future::Future;
@@ -247,7 +248,7 @@ impl HttpClient {
         let discover = field(object, "discover").and_then(|f| as_function(&f));
         let promise =
             discover.ok_or_else(|| JsValue::from(js_sys::TypeError::new("no discover function")))?.call0(object)?;
-        crate::shell::client::awaited(&promise).await
+        crate::shell::reply::awaited(&promise).await
     }
 
     /// The JS client object (e.g. to hand it to JS code).

@@ -6,6 +6,7 @@ mod adapters;
 mod callbacks;
 mod calls;
 mod clients;
+mod convert;
 mod helpers;
 #[cfg(feature = "journal")]
 mod journal;
@@ -21,8 +22,9 @@ pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
 pub use outcome::{Cause, InputRequired, Outcome, TaskError, ToolResult};
 pub use status::{InputRequest, TaskStatus};
 
-pub use crate::shell::client::{Client, Reply, RequestOptions};
+pub use crate::shell::client::{Client, RequestOptions};
 pub use crate::shell::hooks::{AskContext, HandlerFn, Handlers, InputFn, StatusFn};
 #[cfg(feature = "journal")]
 pub use crate::shell::journal::Store as JournalStore;
 pub use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions, NO_DEADLINE};
+pub use crate::shell::reply::Reply;

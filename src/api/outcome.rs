@@ -103,7 +103,7 @@ impl ToolResult {
     /// # Ok(()) }
     /// ```
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, JsValue> {
-        super::calls::from_js(&self.value)
+        super::convert::from_js(&self.value)
     }
 
     /// `true` when the tool reported an error in its result (`isError: true`: the task itself

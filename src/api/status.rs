@@ -38,7 +38,7 @@ impl InputRequest {
     /// # Ok(()) }
     /// ```
     pub fn deserialize<T: serde::de::DeserializeOwned>(&self) -> Result<T, wasm_bindgen::JsValue> {
-        super::calls::from_js(&self.params)
+        super::convert::from_js(&self.params)
     }
 
     /// The request under `key` (`{method, params}`).

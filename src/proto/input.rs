@@ -100,33 +100,6 @@ pub fn read_input_request<J: Json>(key: &str, value: &J) -> Result<InputRequest<
     Ok(InputRequest { key: key.to_owned(), kind, params })
 }
 
-/// `true` for an absolute `https:` or `http:` URL with a host, without credentials (`user@`), and
-/// without whitespace or control characters: the native stand-in for the WHATWG parser the wasm shell
-/// uses. Scheme case-insensitive; the host is what follows `//` up to `/`, `?` or `#`.
-pub fn is_web_url(url: &str) -> bool {
-    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    let rest = if lower.starts_with("https://") {
-        url.get(8..)
-    } else if lower.starts_with("http://") {
-        url.get(7..)
-    } else {
-        None
-    };
-    let Some(rest) = rest else { return false };
-    if url.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\') {
-        return false;
-    }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = authority.rsplit_once(':').map_or(authority, |(h, port)| {
-        if port.chars().all(|c| c.is_ascii_digit()) {
-            h
-        } else {
-            authority
-        }
-    });
-    !host.is_empty() && !authority.contains('@')
-}
-
 /// Checks an answer for a request of `kind` before it is sent; `Err` says what is wrong.
 pub fn check_response<J: Json>(kind: InputKind, response: &J) -> Result<(), String> {
     match kind {

@@ -2,22 +2,11 @@
 //! `request` function (the transports of the package, an application's own object).
 
 use super::hooks::{js_handler, Handlers};
-use super::values::{adopt, as_function, entries, field, is_plain_object, js_string};
+use super::reply::{called, Reply};
+use super::values::{as_function, entries, field, is_plain_object, js_string};
 use js_sys::{Function, Object, Reflect};
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-
-/// A JS-shaped answer on its way: resolves with the value, rejects with the rejection value.
-///
-/// ```no_run
-/// use mcp_tasks_wasm::Reply;
-/// let answer: Reply = Box::pin(async { Ok(wasm_bindgen::JsValue::TRUE) });
-/// ```
-pub type Reply = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
 /// What every request is sent with.
 ///
@@ -99,36 +88,6 @@ pub trait Client {
     /// `None`: the client cannot journal.
     fn id(&self) -> Option<String> {
         None
-    }
-}
-
-/// A future that is the settlement of `promise` (a native promise the module made, or one of the host's).
-pub fn settled(promise: js_sys::Promise) -> Reply {
-    Box::pin(JsFuture::from(promise))
-}
-
-/// What application code returned, settled as `await` would settle it (see [`adopt`]).
-struct Adopted(JsFuture);
-
-impl Future for Adopted {
-    type Output = Result<JsValue, JsValue>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
-        // `adopt` fulfils with `[value]`, an array of its own.
-        Pin::new(&mut self.0).poll(cx).map(|r| r.map(|boxed| boxed.unchecked_into::<js_sys::Array>().get(0)))
-    }
-}
-
-/// The settlement of `value`, whatever application code returned (a value, a promise, a thenable).
-pub fn awaited(value: &JsValue) -> Reply {
-    Box::pin(Adopted(JsFuture::from(adopt(value))))
-}
-
-/// The settlement of what calling `f` gave: its (promised) value, or what it threw.
-pub fn called(result: Result<JsValue, JsValue>) -> Reply {
-    match result {
-        Ok(v) => awaited(&v),
-        Err(e) => settled(js_sys::Promise::reject(&e)),
     }
 }
 

@@ -2,7 +2,7 @@
 //! Each is a Rust closure; a JS function becomes one through [`js_status`], [`js_handler`] and
 //! [`js_input_fn`], so a Rust application can give its own.
 
-use super::client::{called, Reply};
+use super::reply::{called, Reply};
 use super::values::js_string;
 use crate::proto::input::InputKind;
 use js_sys::{Function, Object, Reflect};

@@ -8,11 +8,13 @@ pub mod api;
 pub mod client;
 pub mod clock;
 pub mod hooks;
+pub mod inbox;
 #[cfg(feature = "journal")]
 pub mod journal;
 pub mod live;
 pub mod options;
 pub mod outcome;
+pub mod reply;
 pub mod run;
 pub mod settle;
 pub mod signals;

@@ -3,7 +3,7 @@
 
 use super::hooks::{Handlers, InputFn, StatusFn};
 #[cfg(feature = "journal")]
-use super::journal::Store;
+use super::journal::store::Store;
 use crate::engine::options::{
     Bounds, InputMode, Retry, WaitOptions, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
     DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,

@@ -11,10 +11,12 @@
 //! Dropping the future (a Rust caller that stops awaiting) ends the run on the spot: every request and
 //! handler call in flight is aborted, the stream closed, the signals unwatched — nothing more is sent.
 
-use super::client::{Client, Reply, RequestOptions};
+use super::client::{Client, RequestOptions};
 use super::clock::now;
 use super::hooks::{AskContext, HandlerFn, Hooks};
+use super::inbox::Inbox;
 use super::live::{Counted, Counter};
+use super::reply::Reply;
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
@@ -23,12 +25,10 @@ use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Outcome, 
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::proto::rpc::{read_rejection, Reply as RpcReply};
 use js_sys::{Reflect, Symbol};
-use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
@@ -48,44 +48,6 @@ thread_local! {
 /// Stops every run for good (the module failed: its calls were settled without it).
 pub fn halt() {
     HALTED.with(|h| h.set(true));
-}
-
-/// Events pushed to a run from outside its poll (abort listeners), and by the driver itself.
-#[derive(Default)]
-pub struct Inbox {
-    events: RefCell<VecDeque<Event<JsValue>>>,
-    waker: RefCell<Option<Waker>>,
-}
-
-impl Inbox {
-    /// Queues `event` and wakes the run.
-    pub fn push(&self, event: Event<JsValue>) {
-        self.events.borrow_mut().push_back(event);
-        let waker = self.waker.borrow_mut().take();
-        if let Some(w) = waker {
-            w.wake();
-        }
-    }
-
-    /// The next event pushed: `Pending` until there is one (the push wakes `cx`).
-    pub fn poll_next(&self, cx: &mut Context<'_>) -> Poll<Event<JsValue>> {
-        match self.pop() {
-            Some(e) => Poll::Ready(e),
-            None => {
-                *self.waker.borrow_mut() = Some(cx.waker().clone());
-                Poll::Pending
-            }
-        }
-    }
-
-    fn pop(&self) -> Option<Event<JsValue>> {
-        let mut events = self.events.borrow_mut();
-        let e = events.pop_front();
-        if events.is_empty() && events.capacity() > 0 {
-            *events = VecDeque::new(); // an idle run keeps no buffers (memory per wait)
-        }
-        e
-    }
 }
 
 /// What a run is made of.
@@ -544,7 +506,7 @@ fn next_of(it: &JsValue) -> Reply {
         Some(next) => next.call0(it),
         None => Err(js_sys::TypeError::new("the listen iterator has no next function").into()),
     };
-    super::client::called(result)
+    super::reply::called(result)
 }
 
 /// Closes a stream without waiting for it: aborts its signal and asks its iterator to return (what

@@ -4,7 +4,7 @@
 //! signal alive; the listener hands the abort to every wait subscribed, each with the part of its call
 //! the signal governs.
 
-use super::run::Inbox;
+use super::inbox::Inbox;
 use super::values::field;
 use crate::engine::{AbortScope, Event};
 use js_sys::{Function, WeakMap};

@@ -21,7 +21,7 @@ mod hash;
 pub mod lock;
 mod record;
 mod resume;
-mod store;
+pub mod store;
 
 pub use calls::{await_task, call_and_await, call_tool};
 pub use resume::{pending_tasks, resume_tasks, Listing, OutcomeFn, Resuming};

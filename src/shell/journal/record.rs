@@ -13,7 +13,7 @@ use super::store::key_of;
 use super::{is_terminal, Journal};
 use crate::engine::{ErrorKind, Outcome};
 use crate::json::Json;
-use crate::shell::client::Reply;
+use crate::shell::reply::Reply;
 use crate::shell::values::{field, js_string};
 use js_sys::Reflect;
 use std::cell::RefCell;

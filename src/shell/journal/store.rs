@@ -2,7 +2,7 @@
 //! `list()` (the documented `Journal` interface), its functions read once. Every call catches: what a
 //! function throws, like what its promise rejects with, is the call's `Err`.
 
-use crate::shell::client::{called, Reply};
+use crate::shell::reply::{called, Reply};
 use crate::shell::values::{as_function, field, js_string, js_text};
 use js_sys::Function;
 use std::cell::RefCell;

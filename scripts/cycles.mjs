@@ -1,0 +1,90 @@
+// `npm test`'s "module cycles" step: no two modules of src/ depend on each other, directly or round a
+// longer loop (issue 29: "no module cycles"). A module is a file (src/a/b.rs, or src/a/b/mod.rs for a
+// folder's own items); it depends on every module its `super::…`, `crate::…` and `self::…` paths name
+// (`use` lines and paths in code alike), resolved to the longest path that is a module. A folder's
+// mod.rs declaring and re-exporting its children is not a dependency on them. Prints each cycle found;
+// exits 1 if there is one.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const src = fileURLToPath(new URL("../src", import.meta.url));
+
+/** Every .rs file under `dir`, as [module path (e.g. ["shell", "run"]), file]. */
+function modules(dir, path = []) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const file = join(dir, name);
+    if (statSync(file).isDirectory()) out.push(...modules(file, [...path, name]));
+    else if (name.endsWith(".rs")) {
+      const stem = name.slice(0, -3);
+      out.push([["lib", "mod"].includes(stem) ? path : [...path, stem], file]);
+    }
+  }
+  return out;
+}
+
+const all = modules(src);
+const known = new Map(all.map(([p, f]) => [p.join("::"), f]));
+/** The longest prefix of `segments` that is a module. */
+const resolve = (segments) => {
+  for (let n = segments.length; n > 0; n--) if (known.has(segments.slice(0, n).join("::"))) return segments.slice(0, n).join("::");
+  return null;
+};
+
+const edges = new Map();
+for (const [path, file] of all) {
+  const me = path.join("::");
+  const isFolder = file.endsWith("mod.rs") || file.endsWith("lib.rs");
+  const deps = new Set();
+  const code = readFileSync(file, "utf8").replace(/\/\/.*$/gm, "");
+  for (const m of code.matchAll(/\b(crate|super|self)((?:::[a-z_][a-z0-9_]*)+)/g)) {
+    const rest = m[2].slice(2).split("::");
+    const parent = isFolder ? path : path.slice(0, -1);
+    const base = m[1] === "crate" ? [] : m[1] === "self" ? (isFolder ? path : path) : isFolder ? path.slice(0, -1) : parent;
+    const target = resolve([...base, ...rest]);
+    // A folder's own children (declared and re-exported by its mod.rs) are not its dependencies.
+    if (!target || target === me || (isFolder && target.startsWith(me ? `${me}::` : ""))) continue;
+    deps.add(target);
+  }
+  edges.set(me, deps);
+}
+
+// Tarjan's strongly connected components: a component of more than one module is a cycle.
+let index = 0;
+const idx = new Map();
+const low = new Map();
+const stack = [];
+const on = new Set();
+const cycles = [];
+function visit(v) {
+  idx.set(v, index);
+  low.set(v, index++);
+  stack.push(v);
+  on.add(v);
+  for (const w of edges.get(v) ?? []) {
+    if (!idx.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+  }
+  if (low.get(v) === idx.get(v)) {
+    const part = [];
+    let w;
+    do {
+      w = stack.pop();
+      on.delete(w);
+      part.push(w);
+    } while (w !== v);
+    if (part.length > 1) cycles.push(part);
+  }
+}
+for (const v of edges.keys()) if (!idx.has(v)) visit(v);
+
+for (const c of cycles) {
+  const members = new Set(c);
+  console.log(`FAIL module cycle: ${c.sort().join(" , ")}`);
+  for (const m of c.sort()) console.log(`  ${relative(src, known.get(m))} → ${[...edges.get(m)].filter((d) => members.has(d)).join(", ")}`);
+}
+console.log(cycles.length ? `${cycles.length} module cycle(s)` : `no module cycles (${all.length} modules)`);
+process.exit(cycles.length ? 1 : 0);

@@ -1,0 +1,47 @@
+//! What a request, a callback or a store gave, as a future: [`Reply`], and how a JS value, a promise or
+//! a call's result becomes one. Application code's values are settled as `await` would settle them.
+
+use super::values::adopt;
+use std::future::Future;
+use std::pin::Pin;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// A JS-shaped answer on its way: resolves with the value, rejects with the rejection value.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::Reply;
+/// let answer: Reply = Box::pin(async { Ok(wasm_bindgen::JsValue::TRUE) });
+/// ```
+pub type Reply = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
+
+/// A future that is the settlement of `promise` (a native promise the module made, or one of the host's).
+pub fn settled(promise: js_sys::Promise) -> Reply {
+    Box::pin(JsFuture::from(promise))
+}
+
+/// What application code returned, settled as `await` would settle it (see [`adopt`]).
+struct Adopted(JsFuture);
+
+impl Future for Adopted {
+    type Output = Result<JsValue, JsValue>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        // `adopt` fulfils with `[value]`, an array of its own.
+        Pin::new(&mut self.0).poll(cx).map(|r| r.map(|boxed| boxed.unchecked_into::<js_sys::Array>().get(0)))
+    }
+}
+
+/// The settlement of `value`, whatever application code returned (a value, a promise, a thenable).
+pub fn awaited(value: &JsValue) -> Reply {
+    Box::pin(Adopted(JsFuture::from(adopt(value))))
+}
+
+/// The settlement of what calling `f` gave: its (promised) value, or what it threw.
+pub fn called(result: Result<JsValue, JsValue>) -> Reply {
+    match result {
+        Ok(v) => awaited(&v),
+        Err(e) => settled(js_sys::Promise::reject(&e)),
+    }
+}
