@@ -41,7 +41,8 @@ export const CEILING_KB = 65;
 /** The budget of the same working app on the journal entry (`mcp-tasks-wasm/journal`; issue 29)… */
 export const JOURNAL_BUDGET_KB = 82;
 /** …and what `--check` enforces while it is above it, never raised: 82.7 KB when the entries split, 82.8
- * (84,787 B) with one rule for `args` and for a journaled client's id in both APIs (84,782 B). */
+ * (84,787 B) with one rule for `args` and for a journaled client's id in both APIs (84,782 B; 84,769 B
+ * with the module cycles broken). */
 export const JOURNAL_CEILING_KB = 82.8;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const kb = (b) => (b / 1024).toFixed(1);
