@@ -448,9 +448,14 @@ const healthyOk = (t, o) => {
 /** The case running in this process / page (one at a time). */
 let current;
 
+/** Notes `what` in the running case's trace, with the ms since the case began (shown on a failure). */
+function traced(what) {
+  current?.trace.push(`${Math.round(now() - current.t0)} ${what}`);
+}
+
 /** Records a tasks/* request whose taskId is not the one the server gave (checked in `finish`). */
 function checkTaskId(method, params) {
-  current?.trace.push(`${Math.round(now() - current.t0)} ${method}`);
+  traced(method);
   if (method.startsWith("tasks/") && params?.taskId !== TID) current?.idErrors.push(`${method} sent taskId ${show(params?.taskId)}, expected ${show(TID)}`);
 }
 
@@ -566,7 +571,7 @@ const SITES = [
       let listens = 0;
       const client = {
         request: (method, params) => (checkTaskId(method, params), Promise.resolve(listens ? completed() : working())),
-        listen: () => (current?.trace.push(`${Math.round(now() - current.t0)} listen`), (listens += 1), h(() => stream([ACK()]))),
+        listen: () => (traced("listen"), (listens += 1), h(() => stream([ACK()]))),
       };
       return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: T, retries: 1, signal: t.ac.signal }), T);
     },
@@ -582,7 +587,7 @@ const SITES = [
       let listens = 0;
       const client = {
         request: (method, params) => (checkTaskId(method, params), Promise.resolve(listens ? completed() : working())),
-        listen: () => (current?.trace.push(`${Math.round(now() - current.t0)} listen`), (listens += 1), Promise.resolve(stream([], { next: (n) => (current?.trace.push(`${Math.round(now() - current.t0)} next ${n}`), n === 1 ? h(() => ({ done: false, value: ACK() })) : undefined) }))),
+        listen: () => (traced("listen"), (listens += 1), Promise.resolve(stream([], { next: (n) => (traced(`next ${n}`), n === 1 ? h(() => ({ done: false, value: ACK() })) : undefined) }))),
       };
       return t.call("awaitTask", () => t.lib.awaitTask(client, TID, { listen: true, timeoutMs: T, retries: 1, signal: t.ac.signal }), T);
     },
