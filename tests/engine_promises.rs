@@ -268,6 +268,29 @@ fn call_and_await_is_one_machine_and_each_signal_governs_its_part() {
 }
 
 #[test]
+fn a_stop_during_call_and_await_never_cancels_the_task_whichever_part_runs() {
+    let created = json!({"resultType": "task", "taskId": "t1", "status": "working", "pollIntervalMs": 100, "ttlMs": null, "createdAt": "x", "lastUpdatedAt": "x"});
+    let server = move |m: &str, _: &Value, _| match m {
+        "tools/call" => Resp::Ok(10, created.clone()),
+        _ => Resp::Never,
+    };
+    let wait = WaitOptions { cancel_on_abort: true, ..WaitOptions::default() };
+    for at in [5, 50] {
+        let mut sim = Sim::new(server.clone());
+        sim.abort_scoped_at(at, json!("store failed"), AbortScope::Stop);
+        let mut m = CallAndAwait::new("slow".into(), None, CallOptions::default(), wait, 0);
+        assert_eq!(sim.run(&mut m), json!({"rejected": "store failed"}), "stop at {at}");
+        assert!(sim.detached.is_empty(), "stop at {at}: {:?}", sim.detached);
+        // The caller's own abort at the same moment of the wait does cancel (the rule the stop is exempt from).
+        let mut sim = Sim::new(server.clone());
+        sim.abort_at(at, json!("stop"));
+        let mut m = CallAndAwait::new("slow".into(), None, CallOptions::default(), wait, 0);
+        assert_eq!(sim.run(&mut m), json!({"rejected": "stop"}));
+        assert_eq!(sim.detached.len(), usize::from(at > 10), "abort at {at}: {:?}", sim.detached);
+    }
+}
+
+#[test]
 fn a_resumed_wait_never_asks_a_key_answered_before_and_sends_an_unacknowledged_answer_once() {
     let rec = recorder(0);
     let mut sim = Sim::new(two_key_server(rec.clone())).handler(|_, key, _, _| {

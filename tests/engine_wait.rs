@@ -5,6 +5,7 @@ mod sim;
 
 use mcp_tasks_wasm::engine::options::{Bounds, Retry, WaitOptions};
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
+use mcp_tasks_wasm::engine::AbortScope;
 use serde_json::{json, Value};
 use sim::{get_result, polls, task, task_with, Resp, Sim};
 
@@ -367,6 +368,17 @@ fn abort_with_cancel_on_abort_sends_a_best_effort_cancel() {
     assert_eq!(sim.detached[0].0, "tasks/cancel");
     assert_eq!(sim.detached[0].1["taskId"], "t1");
     assert_eq!(sim.detached[0].2, 5000);
+}
+
+#[test]
+fn a_stop_ends_the_wait_like_an_abort_but_never_cancels_the_task() {
+    // The task journal's stop (its store failed): the task must outlive the call, to be resumed.
+    let mut sim = Sim::new(polls(vec![ok(working(Some(100)))]));
+    sim.abort_scoped_at(150, json!("store failed"), AbortScope::Stop);
+    let out = run(Seed::TaskId("t1".into()), WaitOptions { cancel_on_abort: true, ..opts() }, &mut sim);
+    assert_eq!(out, json!({"rejected": "store failed"}));
+    assert_eq!(sim.trace.last().unwrap(), "150 reject");
+    assert!(sim.detached.is_empty(), "{:?}", sim.detached);
 }
 
 #[test]

@@ -10,12 +10,13 @@
 mod support;
 use mcp_tasks_wasm::engine::wait::Seed;
 use mcp_tasks_wasm::engine::{Cause, Outcome};
-use mcp_tasks_wasm::shell::api::{self, Settled};
 use mcp_tasks_wasm::shell::client::{Client, RequestOptions};
 use mcp_tasks_wasm::shell::clock::now;
 use mcp_tasks_wasm::shell::live::{count, Counter};
+use mcp_tasks_wasm::shell::machines as api;
 use mcp_tasks_wasm::shell::options::{AwaitOptions, CallOptions};
 use mcp_tasks_wasm::shell::reply::{called, Reply};
+use mcp_tasks_wasm::shell::settle::{Ended, Settled};
 use mcp_tasks_wasm::shell::timer::{armed_count, sleep_until};
 use serde_json::json;
 use std::cell::RefCell;
@@ -105,11 +106,14 @@ async fn a_task_that_completes_gives_the_very_result_object() {
             ok(done)
         }
     });
-    let settled: Settled = api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait())
-        .unwrap_or_else(|m| panic!("{m}"))
-        .await;
+    let settled: Settled =
+        api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait(), None)
+            .unwrap_or_else(|m| panic!("{m}"))
+            .await;
     match settled {
-        Ok(Outcome::Result(v)) => assert!(js_sys::Object::is(&v, &result), "the very object the client gave"),
+        Ok(Ended::Outcome(Outcome::Result(v))) => {
+            assert!(js_sys::Object::is(&v, &result), "the very object the client gave")
+        }
         other => panic!("not ok: {other:?}"),
     }
     assert_eq!(client.methods(), ["tools/call", "tasks/get", "tasks/get"]);
@@ -121,11 +125,12 @@ async fn a_request_that_never_settles_ends_at_the_deadline_with_its_signal_abort
     let client = Scripted::new(|_, _, _| never());
     let t0 = now();
     let opts = AwaitOptions { timeout: Some(Duration::from_millis(60)), retries: Some(0), ..AwaitOptions::default() };
-    let settled =
-        api::await_task(client.clone(), Seed::TaskId("t2".to_owned()), opts).unwrap_or_else(|m| panic!("{m}")).await;
+    let settled = api::await_task(client.clone(), Seed::TaskId("t2".to_owned()), opts, None)
+        .unwrap_or_else(|m| panic!("{m}"))
+        .await;
     let waited = now() - t0;
     match settled {
-        Ok(Outcome::Error(f)) => {
+        Ok(Ended::Outcome(Outcome::Error(f))) => {
             assert_eq!(f.code, -32001);
             assert!(matches!(f.cause, Some(Cause::Timeout { .. })));
         }
@@ -146,7 +151,7 @@ async fn an_abort_of_a_shared_signal_rejects_every_wait_with_its_reason_and_abor
     let waits: Vec<_> = (0..12)
         .map(|i| {
             let opts = AwaitOptions { signal: Some(controller.signal()), ..AwaitOptions::default() };
-            api::await_task(client.clone(), Seed::TaskId(["t", &i.to_string()].concat()), opts)
+            api::await_task(client.clone(), Seed::TaskId(["t", &i.to_string()].concat()), opts, None)
                 .unwrap_or_else(|m| panic!("{m}"))
         })
         .collect();
@@ -175,7 +180,7 @@ async fn a_dropped_wait_stops_and_sends_nothing_more() {
         "tools/call" => ok(working("t3")),
         _ => ok(js(json!({"taskId": "t3", "status": "working", "pollIntervalMs": 10}))),
     });
-    let mut wait = api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait())
+    let mut wait = api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait(), None)
         .unwrap_or_else(|m| panic!("{m}"));
     // Let it run for a while, then drop it half-way.
     let mut stop = sleep_until(now() + 45);

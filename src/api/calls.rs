@@ -1,5 +1,6 @@
-//! The crate-root async functions: the same calls as the JS functions of the same names (which are
-//! bindings over the same shell), with a Rust client, serde arguments and typed outcomes.
+//! The crate-root async functions: the very calls of the JS functions of the same names
+//! (`crate::shell::calls`, `crate::shell::machines`), with a Rust client, serde arguments and typed
+//! outcomes converted from the engine's (no JS object in between).
 //!
 //! Each resolves with `Ok(outcome)` for everything the server or the network does, and with
 //! `Err(value)` exactly where the JS function rejects: the caller's abort (`signal.reason`), what an
@@ -16,14 +17,11 @@ use super::outcome::{Outcome, TaskError};
 use super::status::TaskStatus;
 use crate::engine::wait::{read_seed, Seed};
 use crate::engine::Outcome as EngineOutcome;
-use crate::json::Json;
-use crate::shell::api::{self, Driving};
+use crate::shell::calls;
 use crate::shell::client::Client;
-#[cfg(feature = "journal")]
-use crate::shell::journal::{self, Journal, Store};
+use crate::shell::machines;
 use crate::shell::options::{tool_args, AwaitOptions, CallOptions, StepOptions};
-use crate::shell::outcome::outcome_to_js;
-use crate::shell::settle::{settle, type_error, Call, Started};
+use crate::shell::settle::{type_error, Driving, Ended};
 use serde::Serialize;
 use std::future::Future;
 use std::rc::Rc;
@@ -40,21 +38,9 @@ fn shared<C: Client + Clone + 'static>(client: &C) -> Rc<dyn Client> {
     Rc::new(client.clone())
 }
 
-/// Where a call with `store` records its task: the store, and the client's server.
-#[cfg(feature = "journal")]
-fn journal_of(what: &str, client: &dyn Client, store: Option<Store>) -> Result<Option<Journal>, JsValue> {
-    let Some(store) = store else { return Ok(None) };
-    Journal::on(store, client.id()).map(Some).map_err(|m| type_error(what, m))
-}
-
-/// The typed outcome of a tagged outcome object.
-fn typed(value: &JsValue) -> Result<Outcome, JsValue> {
-    Outcome::from_js(value).ok_or_else(|| js_sys::TypeError::new("not an outcome").into())
-}
-
-/// The typed outcome of a call that started: read from its tagged outcome object.
-async fn outcome(started: Started) -> Result<Outcome, JsValue> {
-    typed(&settle(started).await?)
+/// The typed outcome of a wait function that started (or the `TypeError` its arguments got).
+async fn outcome(started: Result<Driving, JsValue>) -> Result<Outcome, JsValue> {
+    Outcome::of(started?.await?)
 }
 
 /// Sends a task-augmented `tools/call` named `name` with `args` (any `Serialize` value that is an
@@ -78,14 +64,7 @@ pub fn call_tool<C: Client + Clone + 'static>(
     options: CallOptions,
 ) -> impl Future<Output = Result<Outcome, JsValue>> + 'static {
     let (client, name, args) = (shared(client), name.to_owned(), arguments("callTool", args));
-    async move {
-        let args = args?;
-        #[cfg(feature = "journal")]
-        if let Some(j) = journal_of("callTool", client.as_ref(), options.journal.clone())? {
-            return outcome(Ok(Call::Journaled(journal::call_tool(client, j, &name, args, options)))).await;
-        }
-        outcome(Ok(Call::Plain(api::call_tool(client, &name, args, options)))).await
-    }
+    async move { outcome(calls::call_tool(client, &name, args?, options)).await }
 }
 
 /// What [`await_task`] waits for: a task id, or a status (`call_tool`'s, or one read before).
@@ -166,16 +145,7 @@ pub fn await_task<C: Client + Clone + 'static>(
 
 /// [`await_task`] on its way.
 async fn awaiting(client: Rc<dyn Client>, task: TaskRef, options: AwaitOptions) -> Result<Outcome, JsValue> {
-    #[cfg(feature = "journal")]
-    let journal = journal_of("awaitTask", client.as_ref(), options.journal.clone())?;
-    let seed = task.seed()?;
-    #[cfg(feature = "journal")]
-    if let Some(j) = journal {
-        let call = journal::await_task(client, j, seed, options).map(Call::Journaled);
-        return outcome(call.map_err(|m| type_error("awaitTask", &m))).await;
-    }
-    let call = api::await_task(client, seed, options).map(Call::Plain);
-    outcome(call.map_err(|m| type_error("awaitTask", &m))).await
+    outcome(calls::await_task(client, task.seed()?, options)).await
 }
 
 /// [`call_tool`], then [`await_task`] on a created task; an immediate `Ok`, `Error` or
@@ -201,39 +171,17 @@ pub fn call_and_await<C: Client + Clone + 'static>(
     wait: AwaitOptions,
 ) -> impl Future<Output = Result<Outcome, JsValue>> + 'static {
     let (client, name, args) = (shared(client), name.to_owned(), arguments("callAndAwait", args));
-    async move { calling_and_awaiting(client, &name, args?, call, wait).await }
+    async move { outcome(calls::call_and_await(client, &name, args?, call, wait)).await }
 }
 
-/// [`call_and_await`] on its way.
-async fn calling_and_awaiting(
-    client: Rc<dyn Client>,
-    name: &str,
-    args: Option<JsValue>,
-    call: CallOptions,
-    wait: AwaitOptions,
-) -> Result<Outcome, JsValue> {
-    #[cfg(feature = "journal")]
-    {
-        let store = wait.journal.clone().or_else(|| call.journal.clone());
-        if let Some(j) = journal_of("callAndAwait", client.as_ref(), store)? {
-            let started = journal::call_and_await(client, j, name, args, call, wait).map(Call::Journaled);
-            return outcome(started.map_err(|m| type_error("callAndAwait", &m))).await;
-        }
-    }
-    let started = api::call_and_await(client, name, args, call, wait).map(Call::Plain);
-    outcome(started.map_err(|m| type_error("callAndAwait", &m))).await
-}
-
-/// The error of a one-request call's outcome, or what it acknowledged.
+/// The engine's outcome of a one-request call, or its error.
 async fn step(run: Driving) -> Result<Result<EngineOutcome<JsValue>, TaskError>, JsValue> {
-    let outcome = run.await?;
-    Ok(match outcome {
-        EngineOutcome::Error(_) => {
-            let error = outcome_to_js(&outcome).get("error").unwrap_or(JsValue::UNDEFINED);
-            Err(TaskError::from_js(&error))
-        }
-        other => Ok(other),
-    })
+    match run.await? {
+        Ended::Outcome(EngineOutcome::Error(f)) => Ok(Err(TaskError::of(f))),
+        Ended::Outcome(other) => Ok(Ok(other)),
+        #[cfg(feature = "journal")]
+        Ended::Told(_) => Err(type_error("getTask", "not a step outcome")),
+    }
 }
 
 /// Reads a task's status once (`tasks/get`, re-issued on a transient failure like `await_task`'s
@@ -264,7 +212,7 @@ async fn reading(
     task_id: &str,
     options: StepOptions,
 ) -> Result<Result<TaskStatus, TaskError>, JsValue> {
-    let outcome = step(api::get_task(client, task_id, options)).await?;
+    let outcome = step(machines::get_task(client, task_id, options)).await?;
     match outcome {
         Ok(EngineOutcome::Status(v)) => {
             TaskStatus::from_js(&v).map(Ok).ok_or_else(|| type_error("getTask", "not a task status"))
@@ -294,7 +242,7 @@ pub fn update_task<C: Client + Clone + 'static>(
     let (client, task_id) = (shared(client), task_id.to_owned());
     let responses = arguments("updateTask", responses)
         .and_then(|r| r.ok_or_else(|| type_error("updateTask", "responses must be an object (key → response)")));
-    async move { Ok(step(api::update_task(client, &task_id, responses?, options)).await?.map(drop)) }
+    async move { Ok(step(machines::update_task(client, &task_id, responses?, options)).await?.map(drop)) }
 }
 
 /// Asks the server to cancel a task (`tasks/cancel`): `Ok(Ok(()))` is an acknowledgement — the task
@@ -313,5 +261,5 @@ pub fn cancel_task<C: Client + Clone + 'static>(
     options: StepOptions,
 ) -> impl Future<Output = Result<Result<(), TaskError>, JsValue>> + 'static {
     let (client, task_id) = (shared(client), task_id.to_owned());
-    async move { Ok(step(api::cancel_task(client, &task_id, options)).await?.map(drop)) }
+    async move { Ok(step(machines::cancel_task(client, &task_id, options)).await?.map(drop)) }
 }

@@ -87,9 +87,8 @@ impl Client for JsClient {
     fn input_handlers(&self) -> Handlers {
         self.handlers.clone().unwrap_or_else(|| self.read.input_handlers())
     }
-    /// The object's `id` when it is a non-empty string (read at each call: the app may set it late).
     fn id(&self) -> Option<String> {
-        field(&self.read.object, "id").and_then(|id| id.as_string()).filter(|id| !id.is_empty())
+        self.read.id()
     }
 }
 

@@ -188,21 +188,19 @@ async fn resuming(
     on_outcome: Option<OnOutcome>,
 ) -> Result<Vec<Resumed>, JsValue> {
     let journal = Journal::on(store, client.id()).map_err(|m| type_error("resumeTasks", m))?;
-    let heard: Option<OutcomeFn> = on_outcome.map(|f| {
-        Rc::new(move |outcome: &JsValue, entry: &JsValue| {
-            if let Some(o) = Outcome::from_js(outcome) {
-                f(&o, &PendingTask::from_js(entry));
-            }
+    let heard: Option<OutcomeFn<Outcome>> = on_outcome.map(|f| {
+        Rc::new(move |outcome: &Outcome, entry: &JsValue| {
+            f(outcome, &PendingTask::from_js(entry));
             Ok(())
-        }) as OutcomeFn
+        }) as OutcomeFn<Outcome>
     });
-    let done = journal::resume_tasks(client, journal, options, heard).await?;
-    let items = done.items().unwrap_or_default();
-    Ok(items
-        .iter()
-        .filter_map(|d| {
-            let outcome = Outcome::from_js(&d.get("outcome")?)?;
-            Some(Resumed { task_id: d.get_str("taskId").unwrap_or_default(), tool: d.get_str("tool"), outcome })
+    let done = journal::resume_tasks(client, journal, options, Outcome::of, heard).await?;
+    Ok(done
+        .into_iter()
+        .map(|(entry, outcome)| Resumed {
+            task_id: entry.get_str("taskId").unwrap_or_default(),
+            tool: entry.get_str("tool"),
+            outcome,
         })
         .collect())
 }

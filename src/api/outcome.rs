@@ -1,10 +1,13 @@
-//! What a call ends with, typed: [`Outcome`], [`TaskError`] and its [`Cause`]. Each is read from the
-//! tagged object the JS function of the same name resolves with (one reading, one behaviour); results,
-//! statuses and responses stay the very JS values that arrived.
+//! What a call ends with, typed: [`Outcome`], [`TaskError`] and its [`Cause`] — the same ends the JS
+//! functions write as tagged objects, converted from the engine's outcome without a JS object built or
+//! read (but `TaskError::value`, the error object itself); results, statuses and responses stay the
+//! very JS values that arrived.
 
 use super::status::{input_requests, InputRequest, TaskStatus};
-use crate::engine::ErrorKind;
+use crate::engine::{Cause as EngineCause, ErrorKind, Failure, Outcome as EngineOutcome};
 use crate::json::Json;
+use crate::shell::outcome::error_to_js;
+use crate::shell::settle::Ended;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
@@ -55,6 +58,29 @@ impl Outcome {
             "input_required" => Self::InputRequired(InputRequired::from_js(&value.get("status")?)),
             "error" => Self::Error(TaskError::from_js(&value.get("error")?)),
             _ => return None,
+        })
+    }
+
+    /// The outcome of a wait function's end: the engine's outcome, converted, or the outcome object
+    /// another waiter of a journaled task broadcast, read. `Err`: not an outcome of these functions.
+    pub(crate) fn of(ended: Ended) -> Result<Self, JsValue> {
+        let outcome = match ended {
+            Ended::Outcome(o) => Self::from_engine(o),
+            #[cfg(feature = "journal")]
+            Ended::Told(value) => Self::from_js(&value),
+        };
+        outcome.ok_or_else(|| js_sys::TypeError::new("not an outcome").into())
+    }
+
+    /// The engine's outcome of `call_tool`, `await_task` or `call_and_await`, typed.
+    fn from_engine(o: EngineOutcome<JsValue>) -> Option<Self> {
+        Some(match o {
+            EngineOutcome::Result(value) => Self::Ok(ToolResult { value }),
+            EngineOutcome::Task(s) => Self::Task(TaskStatus::from_js(&s)?),
+            EngineOutcome::Cancelled(s) => Self::Cancelled(TaskStatus::from_js(&s)?),
+            EngineOutcome::InputRequired(s) => Self::InputRequired(InputRequired::from_js(&s)),
+            EngineOutcome::Error(f) => Self::Error(TaskError::of(f)),
+            EngineOutcome::Status(_) | EngineOutcome::Ack => return None,
         })
     }
 
@@ -205,6 +231,14 @@ impl TaskError {
     }
 }
 
+impl TaskError {
+    /// The engine's error, typed (its `value` the error object the JS functions give).
+    pub(crate) fn of(f: Failure<JsValue>) -> Self {
+        let value = error_to_js(&f);
+        Self { code: f.code, kind: f.kind, message: f.message, data: f.data, cause: f.cause.and_then(Cause::of), value }
+    }
+}
+
 impl std::fmt::Display for TaskError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} ({})", self.message, self.code)
@@ -291,6 +325,30 @@ pub enum Cause {
 }
 
 impl Cause {
+    /// The engine's cause, typed (`None`: a failed status that is not a task's, which the engine
+    /// never gives).
+    fn of(c: EngineCause<JsValue>) -> Option<Self> {
+        let status = |s: Option<JsValue>| s.and_then(|s| TaskStatus::from_js(&s));
+        Some(match c {
+            EngineCause::Timeout { status: s } => Self::Timeout { status: status(s) },
+            EngineCause::RequestTimeout { method, status: s } => {
+                Self::RequestTimeout { method: method.to_owned(), status: status(s) }
+            }
+            EngineCause::TaskFailed { status } => Self::TaskFailed { status: TaskStatus::from_js(&status)? },
+            EngineCause::RpcError { method } => Self::RpcError { method: method.to_owned() },
+            EngineCause::RequestFailed { method, error } => Self::RequestFailed { method: method.to_owned(), error },
+            EngineCause::ProtocolViolation { method, response } => {
+                Self::ProtocolViolation { method: method.to_owned(), response }
+            }
+            EngineCause::InputHandler { key, reason, status } => Self::InputHandler { key, reason, status },
+            EngineCause::ListenUnsupported => Self::ListenUnsupported,
+            EngineCause::Expired { status: s } => Self::Expired { status: status(s) },
+            EngineCause::JournalFailed { operation, error, status: s } => {
+                Self::JournalFailed { operation: operation.to_owned(), error, status: status(s) }
+            }
+        })
+    }
+
     /// Reads an error's `cause` object; `None` for a type this library does not make.
     fn from_js(v: &JsValue) -> Option<Self> {
         let status = || v.get("status").and_then(|s| TaskStatus::from_js(&s));

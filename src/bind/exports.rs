@@ -4,20 +4,22 @@
 //! `TypeError` (bad arguments, nothing sent), the caller's abort reason, or what an application
 //! callback threw. Every export first checks that the stack has room for it ([`roomy`]).
 
-use super::journaled as journal;
 use super::read::{self, Check};
 use super::registry::{self, promised, roomy, Bound, Promised};
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
-use crate::shell::api;
+use crate::shell::calls;
 use crate::shell::client::Client;
 use crate::shell::live::{count, Counter};
+use crate::shell::machines;
 use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::shell::outcome::{plain_object, Field};
-use crate::shell::settle::{settle, type_error, Call};
+#[cfg(feature = "journal")]
+use crate::shell::settle::ended_to_js;
+use crate::shell::settle::{settle, type_error};
 use crate::shell::timer::armed_count;
-use crate::shell::values::{field, is_plain_object, js_string};
+use crate::shell::values::{is_plain_object, js_string};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -27,30 +29,25 @@ fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue>
 }
 
 // Each async export is a plain function returning the promise of [`promised`]: it reads its arguments
-// (a mistake rejects with a `TypeError`, never a synchronous throw) and starts the call, whose end
-// settles the promise. The registry bounds a call by its deadline and signal (a journaled call waits
-// on application stores, so the journal's calls are bounded by their own rules: no registry bound).
+// (a mistake rejects with a `TypeError`, never a synchronous throw) into the typed options of the Rust
+// API and starts the same call (`crate::shell::calls`), whose end settles the promise with the tagged
+// outcome object. The registry bounds a call by its deadline and signal (a journaled call waits on
+// application stores, so the journal's calls are bounded by their own rules: no registry bound).
 
 /// Sends a task-augmented `tools/call` (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = callTool, skip_typescript)]
 pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Promised {
     promised(|| {
-        checked("callTool", || {
-            let journal = read::journal(field(&options, "journal"), &client)?;
-            let (c, n, a, o) = (
+        let (c, n, a, o) = checked("callTool", || {
+            Ok((
                 read::client(&client)?,
                 read::name(&name, "tool name")?,
                 read::args(&args)?,
                 read::call_options(&options)?,
-            );
-            Ok(match journal {
-                None => {
-                    let b = Bound::of(o.timeout, o.signal.as_ref());
-                    (settle(Ok(Call::Plain(api::call_tool(c, &n, a, o)))), b)
-                }
-                Some(j) => (journal::call_tool(c, j, &n, a, o), Bound::NONE),
-            })
-        })
+            ))
+        })?;
+        let b = if o.journaled() { Bound::NONE } else { Bound::of(o.timeout, o.signal.as_ref()) };
+        Ok((settle(calls::call_tool(c, &n, a, o)), b))
     })
 }
 
@@ -58,20 +55,11 @@ pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue
 #[wasm_bindgen(js_name = awaitTask, skip_typescript)]
 pub fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
-        checked("awaitTask", || {
-            let journal = read::journal(field(&options, "journal"), &client)?;
-            let c = read::client(&client)?;
-            let mut o = read::await_options(&options)?;
-            let seed = read::seed(&status_or_task_id)?;
-            Ok(match journal {
-                None => {
-                    o.answered = read::answered(&options)?;
-                    let b = Bound::of(o.timeout, o.signal.as_ref());
-                    (settle(Ok(Call::Plain(api::await_task(c, seed, o)?))), b)
-                }
-                Some(j) => (journal::await_task(c, j, seed, o)?, Bound::NONE),
-            })
-        })
+        let (c, seed, o) = checked("awaitTask", || {
+            Ok((read::client(&client)?, read::seed(&status_or_task_id)?, read::await_options(&options)?))
+        })?;
+        let b = if o.journaled() { Bound::NONE } else { Bound::of(o.timeout, o.signal.as_ref()) };
+        Ok((settle(calls::await_task(c, seed, o)), b))
     })
 }
 
@@ -86,22 +74,12 @@ pub fn call_and_await(
     await_options: JsValue,
 ) -> Promised {
     promised(|| {
-        checked("callAndAwait", || {
-            let (call, wait) = (&call_options, &await_options);
-            let value = field(wait, "journal").filter(|v| !v.is_null()).or_else(|| field(call, "journal"));
-            let journal = read::journal(value, &client)?;
-            let c = read::client(&client)?;
-            let n = read::name(&name, "tool name")?;
-            let a = read::args(&args)?;
-            let (co, wo) = (read::call_options(call)?, read::await_options(wait)?);
-            Ok(match journal {
-                None => {
-                    let b = both_bound(&co, &wo);
-                    (settle(Ok(Call::Plain(api::call_and_await(c, &n, a, co, wo)?))), b)
-                }
-                Some(j) => (journal::call_and_await(c, j, &n, a, co, wo)?, Bound::NONE),
-            })
-        })
+        let (c, n, a, co, wo) = checked("callAndAwait", || {
+            let (c, n, a) = (read::client(&client)?, read::name(&name, "tool name")?, read::args(&args)?);
+            Ok((c, n, a, read::call_options(&call_options)?, read::await_options(&await_options)?))
+        })?;
+        let b = if co.journaled() || wo.journaled() { Bound::NONE } else { both_bound(&co, &wo) };
+        Ok((settle(calls::call_and_await(c, &n, a, co, wo)), b))
     })
 }
 
@@ -119,24 +97,38 @@ fn both_bound(call: &CallOptions, wait: &AwaitOptions) -> Bound {
 pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let store = checked("pendingTasks", || read::store(&journal))?;
-        let listing = crate::shell::journal::pending_tasks(store, field(&options, "server"));
+        let listing = crate::shell::journal::pending_tasks(store, crate::shell::values::field(&options, "server"));
         Ok((Box::pin(async move { Ok(listing.await?.into()) }), Bound::NONE))
     })
 }
 
-/// Awaits every pending task of the client's server in a journal (see the README).
+/// Awaits every pending task of the client's server in a journal (see the README): the array of
+/// `{taskId, tool, outcome}`, in the order of the entries.
 #[cfg(feature = "journal")]
 #[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
 pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promised {
+    use crate::shell::journal::{self, Journal};
     promised(|| {
-        checked("resumeTasks", || {
+        let (c, j, o, on_outcome) = checked("resumeTasks", || {
             let on_outcome = read::on_outcome(&options)?;
-            let j = read::journal_on(read::store(&journal)?, &client)?;
-            let (c, o) = (read::client(&client)?, read::await_options(&options)?);
-            let resuming = crate::shell::journal::resume_tasks(c, j, o, on_outcome);
-            Ok((resuming, Bound::NONE))
-        })
+            let (store, c) = (read::store(&journal)?, read::client(&client)?);
+            let j = Journal::on(store, c.id()).map_err(str::to_owned)?;
+            Ok((c, j, read::await_options(&options)?, on_outcome))
+        })?;
+        let resuming = journal::resume_tasks(c, j, o, |e| Ok(ended_to_js(e)), on_outcome);
+        Ok((Box::pin(async move { Ok(resumed(resuming.await?)) }), Bound::NONE))
     })
+}
+
+/// The array of `{taskId, tool, outcome}` of the tasks resumed.
+#[cfg(feature = "journal")]
+fn resumed(done: Vec<(JsValue, JsValue)>) -> JsValue {
+    use crate::shell::values::read_key;
+    let item = |(entry, outcome): (JsValue, JsValue)| {
+        let (task_id, tool) = (read_key(&entry, &js_string("taskId")), read_key(&entry, &js_string("tool")));
+        JsValue::object(vec![("taskId", task_id), ("tool", tool), ("outcome", outcome)])
+    };
+    done.into_iter().map(item).collect::<js_sys::Array>().into()
 }
 
 /// Reads the client, the task id and the options of a one-request function.
@@ -161,7 +153,7 @@ fn step_args(
 pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("getTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(Call::Plain(api::get_task(c, &id, o)))), b))
+        Ok((settle(Ok(machines::get_task(c, &id, o))), b))
     })
 }
 
@@ -173,7 +165,7 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
             return Err(type_error("updateTask", "responses must be an object (key → response)"));
         }
         let (c, id, o, b) = step_args("updateTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(Call::Plain(api::update_task(c, &id, responses, o)))), b))
+        Ok((settle(Ok(machines::update_task(c, &id, responses, o))), b))
     })
 }
 
@@ -182,7 +174,7 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
 pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("cancelTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(Call::Plain(api::cancel_task(c, &id, o)))), b))
+        Ok((settle(Ok(machines::cancel_task(c, &id, o))), b))
     })
 }
 

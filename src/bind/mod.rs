@@ -3,7 +3,6 @@
 //! throw), calls the typed function, and turns its outcome into the tagged JS object.
 
 mod exports;
-mod journaled;
 mod read;
 mod registry;
 

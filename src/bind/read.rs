@@ -2,7 +2,6 @@
 //! with its own message (the export rejects with a `TypeError` "function: message"). Every read
 //! catches: a throwing getter or Proxy trap reads as absent.
 
-use super::journaled::Journal;
 use crate::engine::wait::{read_seed, Seed};
 use crate::json::Json;
 use crate::shell::client::{js_handlers, Client, JsClient};
@@ -131,6 +130,8 @@ pub fn args(v: &JsValue) -> Check<Option<JsValue>> {
 /// Everything `callTool` reads from its options.
 pub fn call_options(v: &JsValue) -> Check<CallOptions> {
     let o = options(v)?;
+    #[cfg_attr(not(feature = "journal"), allow(clippy::let_unit_value, unused_variables))]
+    let journal = journal(&o)?;
     let (timeout, request_timeout) = bounds(&o)?;
     let (input_handlers, input) = input(&o)?;
     Ok(CallOptions {
@@ -142,13 +143,15 @@ pub fn call_options(v: &JsValue) -> Check<CallOptions> {
         request_state: field(&o, "requestState"),
         signal: signal(&o)?,
         #[cfg(feature = "journal")]
-        journal: None, // read by `journal`, with the client's id
+        journal,
     })
 }
 
-/// Everything `awaitTask` reads from its options (`answered` is read by [`answered`]).
+/// Everything `awaitTask` reads from its options.
 pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
     let o = options(v)?;
+    #[cfg_attr(not(feature = "journal"), allow(clippy::let_unit_value, unused_variables))]
+    let journal = journal(&o)?;
     let (timeout, request_timeout) = bounds(&o)?;
     let (input_handlers, input) = input(&o)?;
     Ok(AwaitOptions {
@@ -165,9 +168,9 @@ pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
         listen: flag(&o, "listen")?,
         on_status: function(&o, "onStatus")?.map(js_status),
         signal: signal(&o)?,
-        answered: Vec::new(),
+        answered: answered(&o)?,
         #[cfg(feature = "journal")]
-        journal: None, // read by `journal`, with the client's id
+        journal,
     })
 }
 
@@ -179,7 +182,7 @@ pub fn step_options(v: &JsValue) -> Check<StepOptions> {
 }
 
 /// The `answered` option of `awaitTask`: `[{key, answer?}]`, the input keys answered before this wait.
-pub fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
+fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
     const WANT: &str = "answered must be an array of {key, answer?} with non-empty string keys";
     let Some(list) = field(options, "answered") else { return Ok(Vec::new()) };
     let items = list.items().ok_or(WANT)?;
@@ -206,38 +209,34 @@ pub fn store(v: &JsValue) -> Check<Store> {
     })
 }
 
-/// The `journal` option (`value`, when given) of a call on `client`: `None` without one (absent or
-/// `null`, in every function).
+/// The `journal` option: a store (absent or `null`: none, in every function). The client's `id` is
+/// checked where both APIs check it (`crate::shell::calls`).
 #[cfg(feature = "journal")]
-pub fn journal(value: Option<JsValue>, client: &JsValue) -> Check<Option<Journal>> {
-    let Some(v) = value.filter(|v| !v.is_null()) else { return Ok(None) };
-    journal_on(store(&v)?, client).map(Some)
-}
-
-/// The journal of `store` for `client`, whose `id` names the server ([`Journal::on`]).
-#[cfg(feature = "journal")]
-pub fn journal_on(store: Store, client: &JsValue) -> Check<Journal> {
-    Journal::on(store, field(client, "id").and_then(|id| id.as_string())).map_err(str::to_owned)
+fn journal(options: &JsValue) -> Check<Option<Store>> {
+    match field(options, "journal") {
+        Some(v) if !v.is_null() => store(&v).map(Some),
+        _ => Ok(None),
+    }
 }
 
 /// The `journal` option in a module built without the journal: a mistake (the `mcp-tasks-wasm/journal`
 /// entry has it).
 #[cfg(not(feature = "journal"))]
-pub fn journal(value: Option<JsValue>, _client: &JsValue) -> Check<Option<Journal>> {
-    match value {
+fn journal(options: &JsValue) -> Check<()> {
+    match field(options, "journal") {
         Some(v) if !v.is_null() => {
             Err("the journal option needs the journal entry: import from \"mcp-tasks-wasm/journal\"".to_owned())
         }
-        _ => Ok(None),
+        _ => Ok(()),
     }
 }
 
 /// `resumeTasks`'s `onOutcome(outcome, entry)` (`this` undefined).
 #[cfg(feature = "journal")]
-pub fn on_outcome(options: &JsValue) -> Check<Option<OutcomeFn>> {
+pub fn on_outcome(options: &JsValue) -> Check<Option<OutcomeFn<JsValue>>> {
     let f = function(options, "onOutcome").map_err(|_| "options.onOutcome must be a function".to_owned())?;
     Ok(f.map(|f| {
         Rc::new(move |outcome: &JsValue, entry: &JsValue| f.call2(&JsValue::UNDEFINED, outcome, entry).map(drop))
-            as OutcomeFn
+            as OutcomeFn<JsValue>
     }))
 }

@@ -77,6 +77,9 @@ pub enum AbortScope {
     Call,
     /// Only the wait part of `callAndAwait` (`awaitOptions.signal`).
     Wait,
+    /// The whole call, and never `cancelOnAbort`'s `tasks/cancel`: a stop that is not the caller's (the
+    /// task journal's, when its store failed — the task must outlive the call, to be resumed).
+    Stop,
 }
 
 /// What the listen stream reported.

@@ -142,6 +142,16 @@ pub enum Cause<V> {
         /// The last status read, if any.
         status: Option<V>,
     },
+    /// `{type: "journal_failed", operation, error, status}`: the task journal's store failed (made by
+    /// the shell's journal, never by a machine; the task is not cancelled).
+    JournalFailed {
+        /// The store's function that failed: `get` (loading the entry) or `put`.
+        operation: &'static str,
+        /// What it threw or rejected with.
+        error: V,
+        /// The task's last status, if any.
+        status: Option<V>,
+    },
 }
 
 /// An error outcome: `{code, message, data?, kind, cause?}`.
@@ -317,6 +327,10 @@ impl<J: Json> Cause<J> {
             ),
             Self::ListenUnsupported => ("listen_unsupported", vec![]),
             Self::Expired { status } => ("expired", vec![("status", or_null(status))]),
+            Self::JournalFailed { operation, error, status } => (
+                "journal_failed",
+                vec![("operation", J::string(operation)), ("error", error.clone()), ("status", or_null(status))],
+            ),
         };
         fields.insert(0, ("type", J::string(kind)));
         J::object(fields)

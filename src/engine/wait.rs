@@ -18,7 +18,9 @@ use super::inputs::{InputDesk, Stop};
 use super::options::{InputMode, WaitOptions, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
 use super::seen::Seen;
-use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue, StreamEvent};
+use super::{
+    later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue, StreamEvent,
+};
 use crate::json::{Json, Kind};
 use crate::proto::request::Call;
 use crate::proto::rpc::{read_rejection, read_rpc_error, Reply, RpcError};
@@ -669,9 +671,9 @@ impl<J: Json> Machine<J> for Wait<J> {
                 }
             }
             Event::Stream(e) => self.on_stream(e, now),
-            Event::Abort { reason, .. } => {
+            Event::Abort { reason, scope } => {
                 self.stop_everything();
-                if self.opts.cancel_on_abort {
+                if self.opts.cancel_on_abort && scope != AbortScope::Stop {
                     let call = Call::CancelTask { task_id: self.task_id.clone() };
                     let timeout_ms = self.opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
                     self.out.push_back(Action::SendDetached { call, timeout_ms });

@@ -221,4 +221,9 @@ impl Client for JsClient {
     fn input_handlers(&self) -> Handlers {
         js_handlers(&self.handlers)
     }
+
+    /// The object's `id` when it is a non-empty string (read at each call: the app may set it late).
+    fn id(&self) -> Option<String> {
+        field(&self.object, "id").and_then(|id| id.as_string()).filter(|id| !id.is_empty())
+    }
 }

@@ -1,10 +1,10 @@
-//! The async Rust shell around the engine: typed async functions ([`api`]) that run the engine's
-//! machines against a [`client::Client`] — JS-supplied request functions — on the module's one gloo
-//! timer ([`timer`]), hearing the caller's abort signals ([`signals`]), and settling with the
-//! engine's outcome. It makes no protocol decision. The JS exports (`crate::bind`) are thin bindings
-//! over it.
+//! The async Rust shell around the engine: the calls both APIs make ([`calls`]: each written once,
+//! journaled or not) run the engine's machines ([`machines`]) against a [`client::Client`] —
+//! JS-supplied request functions — on the module's one gloo timer ([`timer`]), hearing the caller's
+//! abort signals ([`signals`]), and end as [`settle::Ended`]. It makes no protocol decision. The JS
+//! exports (`crate::bind`) and the Rust API (`crate::api`) are thin layers over it.
 
-pub mod api;
+pub mod calls;
 pub mod client;
 pub mod clock;
 pub mod hooks;
@@ -12,6 +12,7 @@ pub mod inbox;
 #[cfg(feature = "journal")]
 pub mod journal;
 pub mod live;
+pub mod machines;
 pub mod options;
 pub mod outcome;
 pub mod reply;

@@ -61,8 +61,7 @@ pub struct CallOptions {
     pub input_responses: Option<JsValue>,
     /// The `requestState` to echo with the call.
     pub request_state: Option<JsValue>,
-    /// Journal a created task in this store (cargo feature `journal`; the crate-root functions — the
-    /// JS exports read their `journal` option themselves).
+    /// Journal a created task in this store (cargo feature `journal`; JS: the `journal` option).
     #[cfg(feature = "journal")]
     pub journal: Option<Store>,
 }
@@ -116,8 +115,7 @@ pub struct AwaitOptions {
     /// Keys answered before this wait (e.g. before a restart), with the answer when it was never
     /// acknowledged: never asked; an answer given is sent once, without asking.
     pub answered: Vec<(String, Option<JsValue>)>,
-    /// Journal the awaited task in this store (cargo feature `journal`; the crate-root functions — the
-    /// JS exports read their `journal` option themselves).
+    /// Journal the awaited task in this store (cargo feature `journal`; JS: the `journal` option).
     #[cfg(feature = "journal")]
     pub journal: Option<Store>,
 }
@@ -185,7 +183,25 @@ pub fn retry(retries: Option<u32>) -> Retry {
     }
 }
 
+impl CallOptions {
+    /// `true` when the call is journaled (its options name a store).
+    pub fn journaled(&self) -> bool {
+        #[cfg(feature = "journal")]
+        return self.journal.is_some();
+        #[cfg(not(feature = "journal"))]
+        false
+    }
+}
+
 impl AwaitOptions {
+    /// `true` when the wait is journaled (its options name a store).
+    pub fn journaled(&self) -> bool {
+        #[cfg(feature = "journal")]
+        return self.journal.is_some();
+        #[cfg(not(feature = "journal"))]
+        false
+    }
+
     /// The engine's wait options (`client_timeout`: the client's request timeout). `Err` when the
     /// floor is above the ceiling.
     #[doc(hidden)]

@@ -122,6 +122,7 @@ impl Serialize for ErrorObject<'_> {
 pub struct CauseObject<'a> {
     kind: &'static str,
     method: Option<&'a str>,
+    operation: Option<&'a str>,
     key: Option<JsValue>,
     reason: Option<JsValue>,
     error: Option<JsValue>,
@@ -136,6 +137,7 @@ impl Serialize for CauseObject<'_> {
             &[
                 ("type", Some(Field::Str(self.kind))),
                 ("method", self.method.map(Field::Str)),
+                ("operation", self.operation.map(Field::Str)),
                 ("key", self.key.as_ref().map(Field::Js)),
                 ("reason", self.reason.as_ref().map(Field::Js)),
                 ("error", self.error.as_ref().map(Field::Js)),
@@ -174,6 +176,12 @@ fn cause_object(c: &Cause<JsValue>) -> CauseObject<'_> {
         },
         Cause::ListenUnsupported => of("listen_unsupported"),
         Cause::Expired { status } => CauseObject { status: or_null(status), ..of("expired") },
+        Cause::JournalFailed { operation, error, status } => CauseObject {
+            operation: Some(operation),
+            error: Some(error.clone()),
+            status: or_null(status),
+            ..of("journal_failed")
+        },
     }
 }
 
@@ -185,6 +193,11 @@ fn error_object(f: &Failure<JsValue>) -> ErrorObject<'_> {
         kind: f.kind.as_str(),
         cause: f.cause.as_ref().map(cause_object),
     }
+}
+
+/// An error outcome's `error` object (`{code, message, data?, kind, cause?}`).
+pub fn error_to_js(f: &Failure<JsValue>) -> JsValue {
+    to_js(&error_object(f))
 }
 
 /// The tagged outcome object.

@@ -17,11 +17,12 @@ use super::hooks::{AskContext, HandlerFn, Hooks};
 use super::inbox::Inbox;
 use super::live::{Counted, Counter};
 use super::reply::Reply;
+use super::settle::{Driving, Ended, Settled};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
 use super::values::{adopt, as_function, deep_freeze, field, js_string};
-use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Outcome, ReqId, StreamEvent};
+use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::proto::rpc::{read_rejection, Reply as RpcReply};
 use js_sys::{Reflect, Symbol};
@@ -125,7 +126,7 @@ struct Run {
 /// application callback threw). A signal already aborted (but the wait's own part's) rejects at once,
 /// before anything is sent. One boxed future for every kind of call: the callers' futures stay small
 /// (one copy of the driver's state machine in the module).
-pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>, JsValue>>>> {
+pub fn drive(spec: Spec) -> Driving {
     if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| *scope != AbortScope::Wait && is_aborted(s)) {
         let reason = reason_of(signal);
         return Box::pin(std::future::ready(Err(reason)));
@@ -164,7 +165,7 @@ pub fn drive(spec: Spec) -> Pin<Box<dyn Future<Output = Result<Outcome<JsValue>,
 }
 
 impl Future for Run {
-    type Output = Result<Outcome<JsValue>, JsValue>;
+    type Output = Settled;
 
     /// Moves the machine event by event until it finishes, pausing whenever the module's slice of the
     /// event loop is spent (its work counted in `super::slice`).
@@ -181,7 +182,7 @@ impl Future for Run {
 
 impl Run {
     /// The body of `poll` (`since`: when this poll began).
-    fn step(&mut self, cx: &mut Context<'_>, since: f64) -> Poll<Result<Outcome<JsValue>, JsValue>> {
+    fn step(&mut self, cx: &mut Context<'_>, since: f64) -> Poll<Settled> {
         loop {
             if let Some(pause) = &mut self.paused {
                 if Pin::new(pause).poll(cx).is_pending() {
@@ -209,11 +210,13 @@ impl Run {
 
     /// Carries out the actions the machine decided, in order; the call's end once it finished. Stops
     /// (the rest stays queued in the machine) when the slice is spent: the run pauses.
-    fn perform_all(&mut self, since: f64) -> Option<Result<Outcome<JsValue>, JsValue>> {
+    fn perform_all(&mut self, since: f64) -> Option<Settled> {
         while self.paused.is_none() {
             let action = self.machine.next_action()?;
             match action {
-                Action::Finish(Finish::Resolve(o)) => return Some(self.thrown.take().map_or(Ok(o), Err)),
+                Action::Finish(Finish::Resolve(o)) => {
+                    return Some(self.thrown.take().map_or(Ok(Ended::Outcome(o)), Err))
+                }
                 Action::Finish(Finish::Reject(v)) => return Some(Err(v)),
                 action => self.perform(action),
             }
@@ -445,7 +448,7 @@ impl Drop for Run {
 
 /// Sends `method` with `params` through `client` and awaits nobody: a best-effort request (a
 /// `tasks/cancel` on abort), aborted after `timeout_ms`, counted while in flight.
-pub fn detached(client: &dyn Client, method: &str, params: JsValue, timeout_ms: u64) {
+fn detached(client: &dyn Client, method: &str, params: JsValue, timeout_ms: u64) {
     let controller = web_sys::AbortController::new().ok();
     let options = RequestOptions { signal: signal_of(controller.as_ref()), timeout_ms: Some(timeout_ms) };
     let mut reply = client.request(method, params, options);

@@ -1,41 +1,52 @@
-//! A call that started, and the one future its caller awaits: the tagged outcome object, or the
-//! rejection. The JS exports resolve their promises with it; the Rust API reads its typed outcome from
-//! it — one settling for both APIs.
+//! What every call ends with, whichever API made it: [`Ended`] — the engine's outcome, or the outcome
+//! object another waiter of a journaled task broadcast — or the value it rejects with. The JS exports
+//! write it as the tagged outcome object ([`settle`]); the Rust API reads it as its typed outcome.
 
-use super::api::{Driving, Settled};
 use super::outcome::outcome_to_js;
+use crate::engine::Outcome;
 use std::future::Future;
 use std::pin::Pin;
 use wasm_bindgen::JsValue;
 
-/// A call's settlement on its way: its tagged outcome object, or what it rejects with.
-pub type Settling = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
-
-/// A call on its way: the engine's, or a journaled one.
-pub enum Call {
-    /// Without a journal.
-    Plain(Driving),
-    /// With a journal (cargo feature `journal`).
+/// What a call ended with.
+#[derive(Debug)]
+pub enum Ended {
+    /// The engine's outcome (results, statuses and responses the very JS values that arrived).
+    Outcome(Outcome<JsValue>),
+    /// The tagged outcome object another waiter of the task (another tab or worker) broadcast, as it
+    /// arrived (cargo feature `journal`).
     #[cfg(feature = "journal")]
-    Journaled(Settling),
+    Told(JsValue),
 }
 
-/// A call that started (or the `TypeError` its arguments got).
-pub type Started = Result<Call, JsValue>;
+/// What every call ends with: how it ended, or the value it rejects with (the caller's abort reason,
+/// or what an application callback threw).
+pub type Settled = Result<Ended, JsValue>;
 
-/// The call's settlement: the tagged outcome object, or the rejection. One boxed future for every
-/// call (not inlined: each JS export's own future holds its arguments or this box, nothing more, and
-/// its code is a call and a poll — code size and memory per call).
+/// A call on its way (one boxed future, whatever the call).
+pub type Driving = Pin<Box<dyn Future<Output = Settled>>>;
+
+/// A JS export's call on its way: its tagged outcome object, or what it rejects with.
+pub type Settling = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
+
+/// The tagged outcome object of `ended`.
+pub fn ended_to_js(ended: Ended) -> JsValue {
+    match ended {
+        Ended::Outcome(o) => outcome_to_js(&o),
+        #[cfg(feature = "journal")]
+        Ended::Told(object) => object,
+    }
+}
+
+/// The JS settlement of a call that started (or of the `TypeError` its arguments got): the tagged
+/// outcome object, or the rejection. One boxed future for every call (not inlined: each JS export's
+/// own future holds its arguments or this box, nothing more, and its code is a call and a poll — code
+/// size and memory per call).
 #[inline(never)]
-pub fn settle(started: Started) -> Settling {
+pub fn settle(started: Result<Driving, JsValue>) -> Settling {
     match started {
         Err(e) => Box::pin(std::future::ready(Err(e))),
-        Ok(Call::Plain(run)) => Box::pin(async move {
-            let settled: Settled = run.await;
-            settled.map(|o| outcome_to_js(&o))
-        }),
-        #[cfg(feature = "journal")]
-        Ok(Call::Journaled(run)) => run,
+        Ok(run) => Box::pin(async move { run.await.map(ended_to_js) }),
     }
 }
 

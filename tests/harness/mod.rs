@@ -859,6 +859,8 @@ pub enum ScopeSpec {
     Call,
     /// The wait part.
     Wait,
+    /// Everything, never cancelling the task (the task journal's stop).
+    Stop,
 }
 
 /// One move of the world.
@@ -1031,6 +1033,8 @@ pub struct World<'s> {
     /// Requests sent by a step machine.
     step_sends: u32,
     abort: Option<Abort>,
+    /// A stop ended the call: no `tasks/cancel` may follow.
+    stopped: bool,
     /// The wait of `callAndAwait` starts already aborted (finding 1 relaxes what it may start).
     wait_start_grace: bool,
     rules: Rules,
@@ -1219,6 +1223,7 @@ impl<'s> World<'s> {
             may_call: true,
             step_sends: 0,
             abort: None,
+            stopped: false,
             wait_start_grace: false,
             rules,
             thrown: None,
@@ -1449,10 +1454,11 @@ impl<'s> World<'s> {
             ScopeSpec::All => AbortScope::All,
             ScopeSpec::Call => AbortScope::Call,
             ScopeSpec::Wait => AbortScope::Wait,
+            ScopeSpec::Stop => AbortScope::Stop,
         };
         let both = self.subject == "callAndAwait";
         let applies = match (both, scope, self.phase) {
-            (false, _, _) | (true, AbortScope::All, _) => Some(Abort::Now(reason.clone())),
+            (false, _, _) | (true, AbortScope::All | AbortScope::Stop, _) => Some(Abort::Now(reason.clone())),
             (true, AbortScope::Call, Phase::Call) | (true, AbortScope::Wait, Phase::Wait) => {
                 Some(Abort::Now(reason.clone()))
             }
@@ -1462,6 +1468,7 @@ impl<'s> World<'s> {
         };
         if applies.is_some() {
             self.abort = applies;
+            self.stopped |= scope == AbortScope::Stop;
         }
         self.deliver(Event::Abort { reason, scope }, || format!("abort {scope:?}"));
     }
@@ -1785,11 +1792,12 @@ impl<'s> World<'s> {
             self.violation("a detached request that is not tasks/cancel");
         }
         // The wait's abort: during the wait, or during the call (then it comes as the task is created).
-        let aborted = match (self.phase, &self.abort) {
-            (Phase::Wait, Some(Abort::Now(_))) => true,
-            (Phase::Call, Some(Abort::AtWaitStart(_))) => self.subject == "callAndAwait",
-            _ => false,
-        };
+        let aborted = !self.stopped
+            && match (self.phase, &self.abort) {
+                (Phase::Wait, Some(Abort::Now(_))) => true,
+                (Phase::Call, Some(Abort::AtWaitStart(_))) => self.subject == "callAndAwait",
+                _ => false,
+            };
         if !self.opts.cancel_on_abort || !aborted {
             self.violation("a detached tasks/cancel without an abort of a wait with cancelOnAbort");
         }

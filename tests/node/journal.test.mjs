@@ -67,7 +67,7 @@ test("a journaled callAndAwait: the task is journaled before the wait, the answe
   assert.equal(count(entries, "tasks/update"), 1);
 });
 
-test("the answer is stored before its tasks/update goes out; a store that fails on it ends the wait, nothing sent", async () => {
+test("the answer is stored before its tasks/update goes out; a store that fails on it ends the wait, nothing sent (not even cancelOnAbort's cancel)", async () => {
   await reset();
   const journal = spyJournal();
   journal.failOn = (op, key, entry) => op === "put" && entry?.answered?.length > 0;
@@ -75,6 +75,8 @@ test("the answer is stored before its tasks/update goes out; a store that fails 
   const out = await callAndAwait(httpClient(srv.url), "ask", {}, {}, {
     journal,
     timeoutMs: 5000,
+    signal: new AbortController().signal,
+    cancelOnAbort: true,
     inputHandlers: { form: async () => (asked++, { tag: "ok", response: ADA }) },
   });
   assert.equal(out.tag, "error");
@@ -84,7 +86,9 @@ test("the answer is stored before its tasks/update goes out; a store that fails 
   assert.match(out.error.message, /^journal: put failed: store down/);
   assert.equal(typeof out.error.data.taskId, "string");
   assert.equal(asked, 1);
+  await new Promise((r) => setTimeout(r, 50));
   assert.equal(count(await log(), "tasks/update"), 0, "the answer that could not be journaled was never sent");
+  assert.equal(count(await log(), "tasks/cancel"), 0, "a store failure never cancels the task");
   const [entry] = await pendingTasks(journal);
   assert.equal(entry.taskId, out.error.data.taskId, "the task itself stays journaled: it can be resumed");
   await cancelTask(httpClient(srv.url), entry.taskId);

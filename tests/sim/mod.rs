@@ -38,7 +38,7 @@ enum Pending {
     Answer(AskId, Value),
     Throw(Value),
     Stream(StreamEvent<Value>),
-    Abort(Value),
+    Abort(Value, mcp_tasks_wasm::engine::AbortScope),
 }
 
 /// The simulation.
@@ -120,7 +120,12 @@ impl Sim {
 
     /// Schedules an abort at `at`.
     pub fn abort_at(&mut self, at: u64, reason: Value) {
-        self.push(at, Pending::Abort(reason));
+        self.abort_scoped_at(at, reason, mcp_tasks_wasm::engine::AbortScope::All);
+    }
+
+    /// Schedules an abort of `scope` at `at`.
+    pub fn abort_scoped_at(&mut self, at: u64, reason: Value, scope: mcp_tasks_wasm::engine::AbortScope) {
+        self.push(at, Pending::Abort(reason, scope));
     }
 
     fn push(&mut self, at: u64, p: Pending) {
@@ -179,7 +184,7 @@ impl Sim {
                     Pending::Answer(ask, value) => Event::Answer { ask, value },
                     Pending::Throw(error) => Event::Throw { error },
                     Pending::Stream(e) => Event::Stream(e),
-                    Pending::Abort(reason) => Event::Abort { reason, scope: mcp_tasks_wasm::engine::AbortScope::All },
+                    Pending::Abort(reason, scope) => Event::Abort { reason, scope },
                 };
                 m.handle(t, event);
             }

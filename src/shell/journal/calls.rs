@@ -1,68 +1,33 @@
 //! The journaled calls: `call_tool`, `await_task` and `call_and_await` with a journal. Each runs the
-//! engine's call (`crate::shell::api`) on a [`JournaledClient`] with journaled callbacks, watching the
+//! engine's call (`crate::shell::machines`) on a [`JournaledClient`] with journaled callbacks, watching the
 //! record's stop signal besides the caller's; a store failure ends the call with its error outcome,
 //! and a terminal outcome removes the entry.
 //!
-//! `cancelOnAbort` is honoured here, on the caller's own signal only: the engine never sees it (the
-//! stop signal aborts the run too, and a store failure never cancels the task).
+//! `cancelOnAbort` is the engine's, as without a journal: the record's stop signal is watched as an
+//! [`AbortScope::Stop`](crate::engine::AbortScope::Stop), which never cancels the task.
 
 use super::client::{journaled, journaled_handlers, journaled_status, JournaledClient};
 use super::lock::{one_waiter, told, Body};
 use super::record::Record;
 use super::store::key_of;
-use super::{Journal, Journaling};
+use super::Journal;
 use crate::engine::wait::Seed;
 use crate::engine::{AbortScope, Millis};
 use crate::json::Json;
-use crate::shell::api::{self, check_await, Driving};
 use crate::shell::client::Client;
 use crate::shell::clock::now;
 use crate::shell::inbox::Inbox;
-use crate::shell::options::{bounds, millis, AwaitOptions, CallOptions, Input, NO_DEADLINE};
-use crate::shell::run::detached;
+use crate::shell::machines::{self, check_await};
+use crate::shell::options::{bounds, AwaitOptions, CallOptions, Input, NO_DEADLINE};
+use crate::shell::settle::{Driving, Ended};
 use crate::shell::signals::{is_aborted, subscribe};
 use crate::shell::timer::sleep_until;
-use crate::shell::values::js_text;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::Poll;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
-
-/// The bound of a best-effort `tasks/cancel` when neither the options nor the client set one.
-const CANCEL_TIMEOUT_MS: u64 = 5000;
-
-/// What `cancelOnAbort` needs: the caller's signal, the client, and the bound of the `tasks/cancel`.
-struct CancelOnAbort {
-    signal: JsValue,
-    client: Rc<dyn Client>,
-    timeout_ms: u64,
-}
-
-impl CancelOnAbort {
-    /// `cancelOnAbort` on `signal` when `wanted` (`request_timeout`: the options' bound of a request).
-    fn new(
-        wanted: bool,
-        signal: Option<web_sys::AbortSignal>,
-        client: &Rc<dyn Client>,
-        request_timeout: Option<Duration>,
-    ) -> Option<Self> {
-        let signal = signal.filter(|_| wanted)?.into();
-        let timeout = request_timeout.or(client.request_timeout());
-        let timeout_ms = timeout.map_or(Some(CANCEL_TIMEOUT_MS), millis).unwrap_or(u64::MAX);
-        Some(Self { signal, client: client.clone(), timeout_ms })
-    }
-
-    /// The call rejected: when the caller's signal is aborted, a best-effort `tasks/cancel` of the
-    /// record's task (once known). No listener of its own: the run watches the signal already, and
-    /// ends at its abort; an abort after the outcome sends nothing.
-    fn rejected(&self, record: &Record) {
-        let Some(task_id) = record.task_id().filter(|_| is_aborted(&self.signal)) else { return };
-        let params = JsValue::object(vec![("taskId", js_text(&task_id))]);
-        detached(self.client.as_ref(), "tasks/cancel", params, self.timeout_ms);
-    }
-}
 
 /// The call's options, its answers journaled.
 fn call_options(record: &Rc<Record>, mut o: CallOptions) -> CallOptions {
@@ -73,14 +38,13 @@ fn call_options(record: &Rc<Record>, mut o: CallOptions) -> CallOptions {
     o
 }
 
-/// The wait's options, its answers and statuses journaled, without `cancelOnAbort` (see the module).
+/// The wait's options, its answers and statuses journaled.
 fn await_options(record: &Rc<Record>, mut o: AwaitOptions) -> AwaitOptions {
     o.input_handlers = o.input_handlers.map(|h| journaled_handlers(record, h));
     if let Input::Function(f) = o.input {
         o.input = Input::Function(journaled(record, f));
     }
     o.on_status = Some(journaled_status(record, o.on_status));
-    o.cancel_on_abort = false;
     o
 }
 
@@ -119,36 +83,33 @@ impl Limit {
     }
 }
 
-/// Awaits the run of `record`'s call (a rejection with the caller's signal aborted sends the
-/// `tasks/cancel` of `cancel`); a store failure is the journal's error outcome, and a terminal outcome
+/// Awaits the run of `record`'s call; a store failure is the journal's error outcome, and a terminal outcome
 /// removes the entry (and with `tell`, is broadcast to the task's other waiters). The record's writes
 /// and the removal are awaited within `limit`; the removal is best effort: when it fails, throws, is
 /// aborted or outlives the deadline, the call still settles with the task's outcome (decided before;
 /// the entry left behind is found terminal on the next resume). The lock the record kept is released
 /// at the end.
-fn settle(record: Rc<Record>, run: Driving, cancel: Option<CancelOnAbort>, tell: bool, limit: Limit) -> Journaling {
+fn settle(record: Rc<Record>, run: Driving, tell: bool, limit: Limit) -> Driving {
     Box::pin(async move {
         let settled = run.await;
-        if let (Err(_), Some(c)) = (&settled, &cancel) {
-            c.rejected(&record);
-        }
         limit.wait(Box::pin(record.idle())).await;
         let out = match (record.failure(), settled) {
-            (Some(f), _) => Ok(f),
-            (None, Err(e)) => Err(e),
-            (None, Ok(outcome)) => {
+            (Some(f), _) => Ok(Ended::Outcome(f)),
+            (None, Ok(Ended::Outcome(outcome))) => {
                 if let Some(removal) = record.finish(&outcome) {
                     limit.wait(Box::pin(async move { drop(removal.await) })).await;
                 }
-                Ok(told(&record.journal().server, record.task_id().filter(|_| tell), &outcome))
+                told(&record.journal().server, record.task_id().filter(|_| tell), &outcome);
+                Ok(Ended::Outcome(outcome))
             }
+            (None, other) => other,
         };
         record.release();
         out
     })
 }
 
-/// `api::call_tool`, journaled in `journal`: a created task is journaled (and its lock held) before
+/// `machines::call_tool`, journaled in `journal`: a created task is journaled (and its lock held) before
 /// the engine sees it, so before the outcome is given.
 pub fn call_tool(
     client: Rc<dyn Client>,
@@ -156,16 +117,16 @@ pub fn call_tool(
     name: &str,
     args: Option<JsValue>,
     options: CallOptions,
-) -> Journaling {
+) -> Driving {
     let record = Record::new(journal);
     let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.to_owned())));
     let limit = Limit::new(options.timeout, options.signal.as_ref());
     let options = call_options(&record, options);
-    let run = api::call_tool_until(watched, name, args, options, record.stop_signal().as_ref());
-    settle(record, run, None, false, limit)
+    let run = machines::call_tool(watched, name, args, options, record.stop_signal().as_ref());
+    settle(record, run, false, limit)
 }
 
-/// `api::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
+/// `machines::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
 /// [`one_waiter`]): the entry is loaded (or created), its answered keys never asked again, and it is
 /// removed at a terminal outcome. `Err(message)`: the seed or the options are wrong (nothing was
 /// sent).
@@ -174,7 +135,7 @@ pub fn await_task(
     journal: Journal,
     seed: Seed<JsValue>,
     options: AwaitOptions,
-) -> Result<Journaling, String> {
+) -> Result<Driving, String> {
     check_await(client.as_ref(), &seed, &options)?;
     let task_id = match &seed {
         Seed::TaskId(id) => Some(id.clone()),
@@ -190,8 +151,12 @@ pub fn await_task(
                 // outcome is read from the server, not journaled again (no handler runs: it is over).
                 let left = journal.store.get(&key_of(&journal.server, &task_id)).await;
                 if left.as_ref().is_ok_and(JsValue::is_undefined) {
-                    let run = api::await_task(client, Seed::TaskId(task_id.clone()), options).map_err(type_error)?;
-                    return Ok(told(&journal.server, Some(task_id), &run.await?));
+                    let run = machines::await_task(client, Seed::TaskId(task_id.clone()), options, None);
+                    let ended = run.map_err(type_error)?.await?;
+                    if let Ended::Outcome(o) = &ended {
+                        told(&journal.server, Some(task_id), o);
+                    }
+                    return Ok(ended);
                 }
             }
             let record = Record::new(journal);
@@ -201,23 +166,21 @@ pub fn await_task(
             };
             record.open(&task_id, None, status).await;
             if let Some(f) = record.failure() {
-                return Ok(f);
+                return Ok(Ended::Outcome(f));
             }
-            let cancel =
-                CancelOnAbort::new(options.cancel_on_abort, options.signal.clone(), &client, options.request_timeout);
             let limit = Limit::new(options.timeout, options.signal.as_ref());
             let watched = Rc::new(JournaledClient::new(client, record.clone(), None));
             let mut options = await_options(&record, options);
             options.answered = record.answered_before();
             let stop = record.stop_signal();
-            let run = api::await_task_until(watched, seed, options, stop.as_ref()).map_err(type_error)?;
-            settle(record, run, cancel, true, limit).await
+            let run = machines::await_task(watched, seed, options, stop.as_ref()).map_err(type_error)?;
+            settle(record, run, true, limit).await
         })
     });
     Ok(one_waiter(&server, &id, signal, body))
 }
 
-/// `api::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
+/// `machines::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
 /// held), its answers as they are given, and it is removed at a terminal outcome, which the other
 /// waiters of the task hear. `Err(message)`: the wait's options are wrong (nothing was sent).
 pub fn call_and_await(
@@ -227,7 +190,7 @@ pub fn call_and_await(
     args: Option<JsValue>,
     call: CallOptions,
     wait: AwaitOptions,
-) -> Result<Journaling, String> {
+) -> Result<Driving, String> {
     let record = Record::new(journal);
     let signal = wait.signal.clone().or_else(|| call.signal.clone());
     let both = [call.timeout, wait.timeout].map(|t| bounds(t, None, None).timeout_ms);
@@ -236,13 +199,10 @@ pub fn call_and_await(
         _ => NO_DEADLINE,
     };
     let limit = Limit::new(Some(whole), signal.as_ref());
-    let cancel_on_abort = wait.cancel_on_abort;
-    let timeout = wait.request_timeout;
-    let watched = Rc::new(JournaledClient::new(client.clone(), record.clone(), Some(name.to_owned())));
+    let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.to_owned())));
     let (call, wait) = (call_options(&record, call), await_options(&record, wait));
-    let run = api::call_and_await_until(watched, name, args, call, wait, record.stop_signal().as_ref())?;
-    let cancel = CancelOnAbort::new(cancel_on_abort, signal, &client, timeout);
-    Ok(settle(record, run, cancel, true, limit))
+    let run = machines::call_and_await(watched, name, args, call, wait, record.stop_signal().as_ref())?;
+    Ok(settle(record, run, true, limit))
 }
 
 /// A `TypeError` "awaitTask: message" (a check that passed before the wait went on fails: cannot

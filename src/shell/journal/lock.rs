@@ -7,12 +7,13 @@
 //! web-sys has `LockManager` only under `--cfg=web_sys_unstable_apis` (which would break every user of
 //! the crate that does not set it), so the one method needed is declared here.
 
+use super::is_terminal;
 use super::store::key_of;
-use super::{is_terminal, Journaling};
 use crate::engine::{AbortScope, Event, Outcome};
 use crate::json::Json;
 use crate::shell::inbox::Inbox;
 use crate::shell::outcome::outcome_to_js;
+use crate::shell::settle::{Driving, Ended};
 use crate::shell::signals::{is_aborted, reason_of, subscribe};
 use crate::shell::values::field;
 use js_sys::{Array, Function, Promise};
@@ -104,29 +105,25 @@ pub fn hold(server: &str, task_id: &str) -> Option<Held> {
     request(&locks()?, &lock_name(server, task_id), &if_available()).ok().map(|r| r.held)
 }
 
-/// The outcome object of `outcome`, told first to the other waiters of the task `task_id` of `server`
-/// when it is terminal (an outcome that cannot be cloned is not sent: the others read the task
-/// themselves).
-pub fn told(server: &str, task_id: Option<String>, outcome: &Outcome<JsValue>) -> JsValue {
-    let object = outcome_to_js(outcome);
-    if let Some(task_id) = task_id.filter(|_| is_terminal(outcome)) {
-        if let Ok(bc) = web_sys::BroadcastChannel::new(&lock_name(server, &task_id)) {
-            let _ = bc.post_message(&object);
-            bc.close();
-        }
+/// Tells `outcome` to the other waiters of the task `task_id` of `server` when it is terminal, as its
+/// tagged outcome object (one that cannot be cloned is not sent: the others read the task themselves).
+pub fn told(server: &str, task_id: Option<String>, outcome: &Outcome<JsValue>) {
+    let Some(task_id) = task_id.filter(|_| is_terminal(outcome)) else { return };
+    if let Ok(bc) = web_sys::BroadcastChannel::new(&lock_name(server, &task_id)) {
+        let _ = bc.post_message(&outcome_to_js(outcome));
+        bc.close();
     }
-    object
 }
 
 /// What [`one_waiter`] runs: the wait, told whether another waiter held the task before (it tells the
 /// others its terminal outcome itself: [`told`]).
-pub type Body = Box<dyn FnOnce(bool) -> Journaling>;
+pub type Body = Box<dyn FnOnce(bool) -> Driving>;
 
 /// Runs `body(after_other)` as the one waiter of the task across this origin: under its Web Lock.
 /// When another wait holds it, waits for that one's terminal outcome or for the lock, whichever comes
 /// first (`after_other` is then true), or for `signal`'s abort (the rejection). Without Web Locks, runs
 /// `body(false)`.
-pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> Journaling {
+pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> Driving {
     let Some(locks) = locks() else { return body(false) };
     let name = lock_name(server, task_id);
     Box::pin(async move {
@@ -159,11 +156,11 @@ pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSign
                 let mut heard = JsFuture::from(heard);
                 let mut granted = Some(turn.granted);
                 let mut body = Some(body);
-                let mut running: Option<Journaling> = None;
+                let mut running: Option<Driving> = None;
                 let out = poll_fn(|cx| {
                     if let Poll::Ready(event) = Pin::new(&mut heard).poll(cx) {
                         let data = field(&event.unwrap_or_default(), "data").unwrap_or_default();
-                        return Poll::Ready(Ok(data));
+                        return Poll::Ready(Ok(Ended::Told(data)));
                     }
                     if let Poll::Ready(Event::Abort { reason, .. }) = inbox.poll_next(cx) {
                         return Poll::Ready(Err(reason));

@@ -51,15 +51,6 @@ impl Journal {
     }
 }
 
-/// What a journaled call settles with: its tagged outcome object — the engine's outcome, the
-/// journal's error outcome when the store failed (the task is not cancelled), or the outcome another
-/// waiter of the task (another tab or worker) broadcast — or what it rejects with (the caller's abort
-/// reason, what an application callback threw).
-pub type Finished = Result<JsValue, JsValue>;
-
-/// A journaled call on its way (one boxed future, whatever the call).
-pub type Journaling = crate::shell::settle::Settling;
-
 /// An outcome after which the task can never be resumed: `ok`, `cancelled`, the task failed or
 /// expired, or the server does not know it (`-32602`).
 pub fn is_terminal(o: &Outcome<JsValue>) -> bool {

@@ -11,7 +11,8 @@ use super::hash::{digest, hash_text, text_of};
 use super::lock::Held;
 use super::store::key_of;
 use super::{is_terminal, Journal};
-use crate::engine::{ErrorKind, Outcome};
+use crate::engine::outcome::CODE_INTERNAL;
+use crate::engine::{Cause, ErrorKind, Failure, Outcome};
 use crate::json::Json;
 use crate::shell::reply::Reply;
 use crate::shell::values::{field, js_string};
@@ -26,27 +27,21 @@ use wasm_bindgen_futures::spawn_local;
 
 /// A store that failed: the call's error outcome `{tag: "error", error: {code: -32603, kind:
 /// "journal", message: "journal: <operation> failed: <detail>", data: {taskId, operation}, cause: {type:
-/// "journal_failed", operation, error, status}}}`, built once, when the store fails (`operation`: `get`
+/// "journal_failed", operation, error, status}}}`, made once, when the store fails (`operation`: `get`
 /// (loading the entry) or `put`; `error`: what it threw or rejected with; `task_id` and `status`, the
 /// task's last status: the task is never lost). (The removal at the end is best effort: not recorded.)
-fn failure_outcome(operation: &str, error: &JsValue, task_id: JsValue, status: JsValue) -> JsValue {
-    let op = || js_string(operation);
-    let message = ["journal: ", operation, " failed: ", &detail(error)].concat();
-    let data = JsValue::object(vec![("taskId", task_id), ("operation", op())]);
-    let cause = JsValue::object(vec![
-        ("type", js_string("journal_failed")),
-        ("operation", op()),
-        ("error", error.clone()),
-        ("status", status),
-    ]);
-    let error = JsValue::object(vec![
-        ("code", JsValue::from_f64(-32603.0)),
-        ("message", JsValue::from_str(&message)),
-        ("kind", js_string(ErrorKind::Journal.as_str())),
-        ("data", data),
-        ("cause", cause),
-    ]);
-    JsValue::object(vec![("tag", js_string("error")), ("error", error)])
+fn failure_outcome(operation: &'static str, error: &JsValue, task_id: JsValue, status: JsValue) -> Outcome<JsValue> {
+    Outcome::Error(Failure {
+        code: CODE_INTERNAL,
+        message: ["journal: ", operation, " failed: ", &detail(error)].concat(),
+        data: Some(JsValue::object(vec![("taskId", task_id), ("operation", js_string(operation))])),
+        kind: ErrorKind::Journal,
+        cause: Some(Cause::JournalFailed {
+            operation,
+            error: error.clone(),
+            status: Some(status).filter(|s| !s.is_null()),
+        }),
+    })
 }
 
 /// The text of a store's failure: its `message` (else the value's own text; "unreadable error" when
@@ -79,7 +74,7 @@ struct State {
     entry: Option<JsValue>,
     key: String,
     /// The first store failure: what the store threw, and the call's error outcome.
-    failed: Option<(JsValue, JsValue)>,
+    failed: Option<(JsValue, Outcome<JsValue>)>,
     queue: VecDeque<Write>,
     draining: bool,
     queued: u64,
@@ -122,7 +117,7 @@ impl Record {
     }
 
     /// The first store failure.
-    pub fn failure(&self) -> Option<JsValue> {
+    pub fn failure(&self) -> Option<Outcome<JsValue>> {
         self.state.borrow().failed.as_ref().map(|(_, outcome)| outcome.clone())
     }
 
@@ -274,7 +269,7 @@ impl Record {
     }
 
     /// Records the store's failure `e` in `operation` (the first one only) and aborts the stop signal.
-    fn fail(&self, operation: &str, e: JsValue) {
+    fn fail(&self, operation: &'static str, e: JsValue) {
         let (task_id, status) = {
             let s = self.state.borrow();
             if s.failed.is_some() {

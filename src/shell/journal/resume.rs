@@ -8,6 +8,7 @@ use crate::engine::wait::Seed;
 use crate::json::Json;
 use crate::shell::client::Client;
 use crate::shell::options::AwaitOptions;
+use crate::shell::settle::{type_error, Ended};
 use crate::shell::values::{js_string, read_key};
 use js_sys::Array;
 use std::future::{poll_fn, Future};
@@ -16,9 +17,9 @@ use std::rc::Rc;
 use std::task::Poll;
 use wasm_bindgen::JsValue;
 
-/// Called with each resumed task's outcome object and its entry, as the outcome arrives; `Err` is what
-/// it threw (the resume then rejects with it).
-pub type OutcomeFn = Rc<dyn Fn(&JsValue, &JsValue) -> Result<(), JsValue>>;
+/// Called with each resumed task's outcome (as the calling API writes it) and its entry, as the
+/// outcome arrives; `Err` is what it threw (the resume then rejects with it).
+pub type OutcomeFn<T> = Rc<dyn Fn(&T, &JsValue) -> Result<(), JsValue>>;
 
 /// The entries `store` holds that can be resumed (with `server`, only those whose `server` is that
 /// value), as the store gave them; an entry past its TTL is deleted from the store instead. `Err`: what
@@ -49,19 +50,21 @@ pub fn pending_tasks(store: Store, server: Option<JsValue>) -> Listing {
 /// [`pending_tasks`] on its way: the array of entries.
 pub type Listing = Pin<Box<dyn Future<Output = Result<Array, JsValue>>>>;
 
-/// [`resume_tasks`] on its way: the array of `{taskId, tool, outcome}`, one for each task resumed, in
-/// the order of the entries.
-pub type Resuming = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
+/// [`resume_tasks`] on its way: each task resumed, in the order of the entries, as its entry and its
+/// outcome.
+pub type Resuming<T> = Pin<Box<dyn Future<Output = Result<Vec<(JsValue, T)>, JsValue>>>>;
 
 /// Awaits every pending task of `journal`'s server (each as `await_task` with `options` would, under
-/// its lock), all at once; `on_outcome` hears each outcome as it arrives. Rejects with the first
+/// its lock), all at once; each outcome is written with `write` (the calling API's shape: the JS
+/// object, or the typed outcome) and heard by `on_outcome` as it arrives. Rejects with the first
 /// rejection (the other waits then end).
-pub fn resume_tasks(
+pub fn resume_tasks<T: 'static>(
     client: Rc<dyn Client>,
     journal: Journal,
     options: AwaitOptions,
-    on_outcome: Option<OutcomeFn>,
-) -> Resuming {
+    write: fn(Ended) -> Result<T, JsValue>,
+    on_outcome: Option<OutcomeFn<T>>,
+) -> Resuming<T> {
     Box::pin(async move {
         let server = JsValue::from_str(&journal.server);
         let entries = pending_tasks(journal.store.clone(), Some(server)).await?;
@@ -69,20 +72,20 @@ pub fn resume_tasks(
         for entry in entries.iter() {
             let task_id = entry.get_str("taskId").unwrap_or_default();
             let wait = await_task(client.clone(), journal.clone(), Seed::TaskId(task_id), options.clone())
-                .map_err(|m| JsValue::from(js_sys::TypeError::new(&["resumeTasks: ", &m].concat())))?;
+                .map_err(|m| type_error("resumeTasks", &m))?;
             waits.push((entry, Some(wait)));
         }
-        let done = Array::new_with_length(entries.length());
+        let mut done: Vec<Option<T>> = waits.iter().map(|_| None).collect();
         poll_fn(|cx| {
             let mut pending = false;
-            for (i, (entry, wait)) in (0..).zip(waits.iter_mut()) {
+            for ((entry, wait), slot) in waits.iter_mut().zip(done.iter_mut()) {
                 let Some(w) = wait.as_mut() else { continue };
                 let Poll::Ready(finished) = w.as_mut().poll(cx) else {
                     pending = true;
                     continue;
                 };
                 *wait = None;
-                let outcome = match finished {
+                let outcome = match finished.and_then(write) {
                     Ok(o) => o,
                     Err(e) => return Poll::Ready(Err(e)),
                 };
@@ -91,9 +94,7 @@ pub fn resume_tasks(
                         return Poll::Ready(Err(e));
                     }
                 }
-                let task_id = read_key(entry, &js_string("taskId"));
-                let tool = read_key(entry, &js_string("tool"));
-                done.set(i, JsValue::object(vec![("taskId", task_id), ("tool", tool), ("outcome", outcome)]));
+                *slot = Some(outcome);
             }
             if pending {
                 Poll::Pending
@@ -102,6 +103,6 @@ pub fn resume_tasks(
             }
         })
         .await?;
-        Ok(done.into())
+        Ok(waits.into_iter().zip(done).filter_map(|((entry, _), o)| Some((entry, o?))).collect())
     })
 }

@@ -1,30 +1,22 @@
-//! The async functions, typed: each builds its engine machine from typed options and returns the
-//! future that drives it against a [`Client`] to its outcome. The JS exports are thin bindings over
-//! these.
+//! The engine's machines from typed options: each function builds its call's machine and callbacks
+//! and returns the future that drives it against a [`Client`] to its end ([`super::calls`] chooses
+//! between these and the task journal's calls, for both APIs).
 
 use super::client::Client;
 use super::clock::now;
 use super::hooks::{Handlers, Hooks};
 use super::options::{bounds, input_mode, retry, AwaitOptions, CallOptions, Input, StepOptions};
 use super::run::{drive, Spec};
+use super::settle::Driving;
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallOptions as EngineCallOptions, CallTool};
 use crate::engine::options::WaitOptions;
 use crate::engine::step::Step;
 use crate::engine::wait::{Seed, Wait};
-use crate::engine::{AbortScope, Machine, Outcome};
+use crate::engine::{AbortScope, Machine};
 use crate::proto::request::{with_tasks_extension, Call};
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
-
-/// What every call ends with: the outcome, or the value it rejects with (the caller's abort reason,
-/// or what an application callback threw).
-pub type Settled = Result<Outcome<JsValue>, JsValue>;
-
-/// A call on its way (one boxed future, whatever the call).
-pub type Driving = Pin<Box<dyn Future<Output = Settled>>>;
 
 /// What `client`'s requests declare: its capabilities merged with the tasks extension (`None`: the
 /// shared declaration of a client without capabilities).
@@ -74,12 +66,13 @@ fn one_signal(signal: &Option<web_sys::AbortSignal>, stop: Stop) -> Vec<(JsValue
 }
 
 /// One more signal a run watches besides the caller's: its abort ends the whole call, rejecting with
-/// its reason (the task journal's, when a store fails: `super::journal`). `None`: none.
+/// its reason, and never cancels the task ([`AbortScope::Stop`]: the task journal's, when a store
+/// fails: `super::journal`). `None`: none.
 pub type Stop<'a> = Option<&'a web_sys::AbortSignal>;
 
 fn with_stop(signals: &mut Vec<(JsValue, AbortScope)>, stop: Stop) {
     if let Some(s) = stop {
-        signals.push((s.unchecked_ref::<JsValue>().clone(), AbortScope::All));
+        signals.push((s.unchecked_ref::<JsValue>().clone(), AbortScope::Stop));
     }
 }
 
@@ -96,12 +89,7 @@ fn run(
 }
 
 /// Sends a task-augmented `tools/call`: `Task`, `Result`, `InputRequired` (MRTR) or `Error`.
-pub fn call_tool(client: Rc<dyn Client>, name: &str, args: Option<JsValue>, options: CallOptions) -> Driving {
-    call_tool_until(client, name, args, options, None)
-}
-
-/// [`call_tool`], also ended by `stop`.
-pub(super) fn call_tool_until(
+pub fn call_tool(
     client: Rc<dyn Client>,
     name: &str,
     args: Option<JsValue>,
@@ -116,12 +104,7 @@ pub(super) fn call_tool_until(
 
 /// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err(message)`: the
 /// seed or the options are wrong (nothing was sent).
-pub fn await_task(client: Rc<dyn Client>, seed: Seed<JsValue>, options: AwaitOptions) -> Result<Driving, String> {
-    await_task_until(client, seed, options, None)
-}
-
-/// [`await_task`], also ended by `stop`.
-pub(super) fn await_task_until(
+pub fn await_task(
     client: Rc<dyn Client>,
     seed: Seed<JsValue>,
     options: AwaitOptions,
@@ -142,17 +125,6 @@ pub(super) fn check_await(client: &dyn Client, seed: &Seed<JsValue>, options: &A
 /// `call_tool`, then `await_task` on a created task. `Err(message)`: the wait's options are wrong
 /// (nothing was sent). The call's signal also aborts the wait unless the wait has its own.
 pub fn call_and_await(
-    client: Rc<dyn Client>,
-    name: &str,
-    args: Option<JsValue>,
-    call: CallOptions,
-    wait: AwaitOptions,
-) -> Result<Driving, String> {
-    call_and_await_until(client, name, args, call, wait, None)
-}
-
-/// [`call_and_await`], also ended by `stop`.
-pub(super) fn call_and_await_until(
     client: Rc<dyn Client>,
     name: &str,
     args: Option<JsValue>,
