@@ -4,8 +4,8 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::call::{CallOptions, CallTool};
-use mcp_tasks_wasm::engine::options::{Bounds, HandlerSet, InputMode};
+use mcp_tasks_wasm::engine::call::{CallSettings, CallTool};
+use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode};
 use mcp_tasks_wasm::engine::step::Step;
 use mcp_tasks_wasm::proto::request::Call;
 use serde_json::{json, Value};
@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 const FORMS: HandlerSet = HandlerSet { form: true, url: false, sampling: false, roots: false };
 
-fn call(sim: &mut Sim, opts: CallOptions<Value>) -> Value {
+fn call(sim: &mut Sim, opts: CallSettings<Value>) -> Value {
     let mut c = CallTool::new("deploy".into(), Some(json!({"env": "prod"})), opts, 0);
     sim.run(&mut c)
 }
@@ -57,7 +57,7 @@ fn tools(answers: Vec<Value>) -> (Seen, impl FnMut(&str, &Value, u64) -> Resp) {
 fn a_task_answer_gives_the_status_without_the_envelope() {
     let (seen, f) = tools(vec![created()]);
     let mut sim = Sim::new(f);
-    let out = call(&mut sim, CallOptions::default());
+    let out = call(&mut sim, CallSettings::default());
     let mut status = task("t1", "working");
     status["pollIntervalMs"] = json!(250);
     assert_eq!(out, json!({"tag": "task", "status": status}));
@@ -78,7 +78,7 @@ fn a_complete_answer_is_passed_through_as_sent() {
     ] {
         let (_, f) = tools(vec![answer.clone()]);
         let mut sim = Sim::new(f);
-        assert_eq!(call(&mut sim, CallOptions::default()), json!({"tag": "ok", "result": answer}));
+        assert_eq!(call(&mut sim, CallSettings::default()), json!({"tag": "ok", "result": answer}));
     }
 }
 
@@ -108,7 +108,7 @@ fn broken_answers_are_protocol_errors() {
     for (answer, message) in cases {
         let (_, f) = tools(vec![answer.clone()]);
         let mut sim = Sim::new(f);
-        let out = call(&mut sim, CallOptions::default());
+        let out = call(&mut sim, CallSettings::default());
         assert_eq!(out["error"]["kind"], "protocol");
         assert_eq!(out["error"]["message"], message);
         assert_eq!(
@@ -121,7 +121,7 @@ fn broken_answers_are_protocol_errors() {
 #[test]
 fn json_rpc_and_transport_errors() {
     let mut sim = Sim::new(|_: &str, _: &Value, _: u64| Resp::Err(0, -32021, "missing capability"));
-    let out = call(&mut sim, CallOptions::default());
+    let out = call(&mut sim, CallSettings::default());
     assert_eq!(
         out,
         json!({"tag": "error", "error": {"code": -32021, "message": "missing capability", "kind": "server", "cause": {"type": "rpc_error", "method": "tools/call"}}})
@@ -130,7 +130,7 @@ fn json_rpc_and_transport_errors() {
     let mut sim = Sim::new(|_: &str, _: &Value, _: u64| {
         Resp::Fail(0, json!({"message": "ECONNREFUSED", "status": 0, "body": ""}))
     });
-    let out = call(&mut sim, CallOptions::default());
+    let out = call(&mut sim, CallSettings::default());
     assert_eq!(out["error"]["kind"], "transport");
     assert_eq!(out["error"]["message"], "tools/call failed: ECONNREFUSED");
 }
@@ -141,7 +141,7 @@ fn the_timeout_bounds_the_call() {
     let mut sim = Sim::new(f);
     let out = call(
         &mut sim,
-        CallOptions { bounds: Bounds { timeout_ms: Some(800), request_timeout_ms: None }, ..CallOptions::default() },
+        CallSettings { bounds: Bounds { timeout_ms: Some(800), request_timeout_ms: None }, ..CallSettings::default() },
     );
     assert_eq!(
         out["error"],
@@ -157,7 +157,7 @@ fn one_mrtr_round_is_answered_and_retried_with_the_state_echoed() {
         assert_eq!(key, "confirm");
         Reaction::After(40, json!({"tag": "ok", "response": {"action": "accept", "content": {"ok": true}}}))
     });
-    let out = call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() });
+    let out = call(&mut sim, CallSettings { input: InputMode::Handlers(FORMS), ..CallSettings::default() });
     assert_eq!(out["tag"], "task");
     assert_eq!(
         sim.trace,
@@ -181,7 +181,7 @@ fn two_mrtr_rounds_then_a_task() {
     let mut sim = Sim::new(f).handler(|_, _, _, _| {
         Reaction::After(0, json!({"tag": "ok", "response": {"action": "accept", "content": {"v": "x"}}}))
     });
-    let out = call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() });
+    let out = call(&mut sim, CallSettings { input: InputMode::Handlers(FORMS), ..CallSettings::default() });
     assert_eq!(out["tag"], "task");
     let seen = seen.borrow();
     assert_eq!(seen.len(), 3);
@@ -194,14 +194,14 @@ fn a_request_state_alone_is_retried_at_once_and_no_state_is_invented() {
     let (seen, f) =
         tools(vec![json!({"resultType": "input_required", "requestState": "only"}), json!({"content": []})]);
     let mut sim = Sim::new(f);
-    assert_eq!(call(&mut sim, CallOptions::default())["tag"], "ok");
+    assert_eq!(call(&mut sim, CallSettings::default())["tag"], "ok");
     assert_eq!(seen.borrow()[1]["requestState"], "only");
     assert!(seen.borrow()[1].get("inputResponses").is_none());
 
     let (seen, f) = tools(vec![mrtr("k", None), json!({"content": []})]);
     let mut sim =
         Sim::new(f).handler(|_, _, _, _| Reaction::After(0, json!({"tag": "ok", "response": {"action": "cancel"}})));
-    call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() });
+    call(&mut sim, CallSettings { input: InputMode::Handlers(FORMS), ..CallSettings::default() });
     assert!(seen.borrow()[1].get("requestState").is_none());
 }
 
@@ -210,7 +210,7 @@ fn mrtr_with_return_mode_or_no_handler_gives_the_round_back() {
     for input in [InputMode::Return, InputMode::Handlers(HandlerSet::default())] {
         let (seen, f) = tools(vec![mrtr("confirm", Some("s1"))]);
         let mut sim = Sim::new(f).handler(|_, _, _, _| panic!("no handler may run"));
-        let out = call(&mut sim, CallOptions { input, ..CallOptions::default() });
+        let out = call(&mut sim, CallSettings { input, ..CallSettings::default() });
         assert_eq!(out["tag"], "input_required");
         assert_eq!(
             out["status"],
@@ -224,10 +224,10 @@ fn mrtr_with_return_mode_or_no_handler_gives_the_round_back() {
 fn an_mrtr_round_can_be_continued_by_hand() {
     let (seen, f) = tools(vec![created()]);
     let mut sim = Sim::new(f);
-    let opts = CallOptions {
+    let opts = CallSettings {
         input_responses: Some(json!({"confirm": {"action": "accept"}})),
         request_state: Some(json!("s1")),
-        ..CallOptions::default()
+        ..CallSettings::default()
     };
     assert_eq!(call(&mut sim, opts)["tag"], "task");
     assert_eq!(seen.borrow()[0]["requestState"], "s1");
@@ -242,19 +242,19 @@ fn mrtr_through_the_input_function_and_its_failures() {
         assert_eq!(status["requestState"], "s1");
         Reaction::After(0, json!({"tag": "ok", "responses": {"confirm": {"action": "accept"}}}))
     });
-    assert_eq!(call(&mut sim, CallOptions { input: InputMode::Function, ..CallOptions::default() })["tag"], "task");
+    assert_eq!(call(&mut sim, CallSettings { input: InputMode::Function, ..CallSettings::default() })["tag"], "task");
     assert_eq!(seen.borrow()[1]["inputResponses"], json!({"confirm": {"action": "accept"}}));
 
     let (_, f) = tools(vec![mrtr("confirm", Some("s1"))]);
     let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(0, json!({"tag": "error", "reason": "no"})));
-    let out = call(&mut sim, CallOptions { input: InputMode::Function, ..CallOptions::default() });
+    let out = call(&mut sim, CallSettings { input: InputMode::Function, ..CallSettings::default() });
     assert_eq!(out["error"]["kind"], "execution");
     assert_eq!(out["error"]["cause"]["status"]["requestState"], "s1");
 
     let (_, f) = tools(vec![mrtr("confirm", Some("s1"))]);
     let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::Throw(5, json!("thrown")));
     assert_eq!(
-        call(&mut sim, CallOptions { input: InputMode::Handlers(FORMS), ..CallOptions::default() }),
+        call(&mut sim, CallSettings { input: InputMode::Handlers(FORMS), ..CallSettings::default() }),
         json!({"rejected": "thrown"})
     );
 }
@@ -264,14 +264,14 @@ fn abort_rejects_a_call() {
     let (_, f) = tools(vec![]);
     let mut sim = Sim::new(f);
     sim.abort_at(70, json!("why"));
-    assert_eq!(call(&mut sim, CallOptions::default()), json!({"rejected": "why"}));
+    assert_eq!(call(&mut sim, CallSettings::default()), json!({"rejected": "why"}));
     assert_eq!(sim.trace, ["0 tools/call (timeout 60000)", "70 abort request", "70 reject"]);
 }
 
 fn step(call: Call<Value>, answer: Resp) -> (Sim, Value) {
     let mut answer = Some(answer);
     let mut sim = Sim::new(move |_: &str, _: &Value, _: u64| answer.take().unwrap_or(Resp::Never));
-    let mut s = Step::new(call, "t1".into(), Bounds::default(), mcp_tasks_wasm::engine::options::Retry::default(), 0);
+    let mut s = Step::new(call, "t1".into(), Bounds::default(), mcp_tasks_wasm::engine::settings::Retry::default(), 0);
     let out = sim.run(&mut s);
     (sim, out)
 }
@@ -321,7 +321,7 @@ fn rounds_that_come_back_at_once_go_out_no_sooner_than_100_ms_apart() {
     });
     let out = call(
         &mut sim,
-        CallOptions { bounds: Bounds { timeout_ms: Some(450), request_timeout_ms: None }, ..CallOptions::default() },
+        CallSettings { bounds: Bounds { timeout_ms: Some(450), request_timeout_ms: None }, ..CallSettings::default() },
     );
     assert_eq!(out["error"]["cause"]["type"], "timeout");
     let sent: Vec<&String> = sim.trace.iter().filter(|t| t.contains("tools/call")).collect();
@@ -348,7 +348,7 @@ fn a_round_that_took_longer_than_100_ms_is_followed_at_once() {
             Resp::Ok(150, created())
         }
     });
-    let out = call(&mut sim, CallOptions::default());
+    let out = call(&mut sim, CallSettings::default());
     assert_eq!(out["tag"], "task");
     let sent: Vec<&String> = sim.trace.iter().filter(|t| t.contains("tools/call")).collect();
     assert_eq!(

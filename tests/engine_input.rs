@@ -4,7 +4,7 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::options::{Bounds, HandlerSet, InputMode, WaitOptions};
+use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, WaitSettings};
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
 use mcp_tasks_wasm::proto::input::InputKind;
 use serde_json::{json, Value};
@@ -15,8 +15,8 @@ use std::rc::Rc;
 
 const ALL: HandlerSet = HandlerSet { form: true, url: true, sampling: true, roots: true };
 
-fn handlers(set: HandlerSet) -> WaitOptions {
-    WaitOptions { input: InputMode::Handlers(set), ..WaitOptions::default() }
+fn handlers(set: HandlerSet) -> WaitSettings {
+    WaitSettings { input: InputMode::Handlers(set), ..WaitSettings::default() }
 }
 
 fn form(message: &str) -> Value {
@@ -71,7 +71,7 @@ fn server(gets: Vec<Value>) -> (Rc<Script>, impl FnMut(&str, &Value, u64) -> Res
     (s, f)
 }
 
-fn run(sim: &mut Sim, o: WaitOptions) -> Value {
+fn run(sim: &mut Sim, o: WaitSettings) -> Value {
     let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
     sim.run(&mut w)
 }
@@ -139,7 +139,7 @@ fn unknown_methods_and_modes_have_no_handler() {
 fn return_mode_gives_the_status_back_at_once() {
     let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
     let mut sim = Sim::new(f).handler(|_, _, _, _| panic!("no handler may run"));
-    let out = run(&mut sim, WaitOptions { input: InputMode::Return, ..WaitOptions::default() });
+    let out = run(&mut sim, WaitSettings { input: InputMode::Return, ..WaitSettings::default() });
     assert_eq!(out["tag"], "input_required");
     assert_eq!(sim.finished_at, Some(0));
 }
@@ -234,7 +234,7 @@ fn a_handler_whose_key_disappears_is_stopped_and_the_wait_goes_on() {
 fn the_deadline_stops_a_running_handler() {
     let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
     let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::Never);
-    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(350), request_timeout_ms: None }, ..handlers(ALL) };
+    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(350), request_timeout_ms: None }, ..handlers(ALL) };
     let out = run(&mut sim, o);
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(out["error"]["cause"]["status"]["status"], "input_required");
@@ -358,7 +358,7 @@ fn the_input_function_is_asked_each_key_once_and_may_answer_part() {
         let first = keys.split(',').next().unwrap().to_owned();
         Reaction::After(10, json!({"tag": "ok", "responses": {first: {"action": "accept", "content": {"v": 1}}, "zz-not-asked": {"action": "cancel"}}}))
     });
-    let out = run(&mut sim, WaitOptions { input: InputMode::Function, ..WaitOptions::default() });
+    let out = run(&mut sim, WaitSettings { input: InputMode::Function, ..WaitSettings::default() });
     assert_eq!(out["tag"], "ok");
     // "b" was handed to the function once; left out of its answer, it is not asked again this wait.
     assert_eq!(*calls.borrow(), ["a,b"]);
@@ -382,7 +382,7 @@ fn input_function_failures() {
         let (_, f) = server(vec![asking(json!({"a": form("A?")}))]);
         let a = answer.clone();
         let mut sim = Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, a.clone()));
-        let out = run(&mut sim, WaitOptions { input: InputMode::Function, ..WaitOptions::default() });
+        let out = run(&mut sim, WaitSettings { input: InputMode::Function, ..WaitSettings::default() });
         assert_eq!(out["error"]["kind"], "execution");
         assert_eq!(out["error"]["cause"]["key"], Value::Null);
         assert_eq!(out["error"]["cause"]["reason"], reason, "{answer}");

@@ -4,14 +4,14 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::options::{Bounds, HandlerSet, InputMode, Retry, WaitOptions};
+use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, Retry, WaitSettings};
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
 use mcp_tasks_wasm::engine::StreamEvent;
 use serde_json::{json, Value};
 use sim::{get_result, polls, task_with, Reaction, Resp, Sim};
 
-fn listen() -> WaitOptions {
-    WaitOptions { listen: true, ..WaitOptions::default() }
+fn listen() -> WaitSettings {
+    WaitSettings { listen: true, ..WaitSettings::default() }
 }
 
 fn at(status: &str, updated: &str, extra: Value) -> Value {
@@ -36,7 +36,7 @@ fn completed(updated: &str) -> Value {
     at("completed", updated, json!({"result": {"content": [{"type": "text", "text": "done"}]}}))
 }
 
-fn run(sim: &mut Sim, seed: Seed<Value>, o: WaitOptions) -> Value {
+fn run(sim: &mut Sim, seed: Seed<Value>, o: WaitSettings) -> Value {
     let mut w = Wait::new(seed, o, 0).unwrap();
     sim.run(&mut w)
 }
@@ -109,7 +109,7 @@ fn a_stream_failure_after_the_ack_falls_back_to_polling_without_retries() {
         Resp::Ok(0, get_result(completed("02"))),
     ]))
     .stream(vec![(10, ack(json!(["t1"]))), (20, StreamEvent::Failed(json!({"message": "network reset"})))]);
-    let no_retries = WaitOptions { retry: Retry { retries: 0, ..Retry::default() }, ..listen() };
+    let no_retries = WaitSettings { retry: Retry { retries: 0, ..Retry::default() }, ..listen() };
     assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), no_retries)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [10, 110]);
 }
@@ -224,7 +224,7 @@ fn an_ack_that_does_not_list_the_task_falls_back_to_polling() {
 #[test]
 fn the_deadline_bounds_the_acknowledgement() {
     let mut sim = Sim::new(polls(vec![Resp::Never])).stream(vec![]);
-    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(300), request_timeout_ms: None }, ..listen() };
+    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(300), request_timeout_ms: None }, ..listen() };
     let out = run(&mut sim, Seed::TaskId("t1".into()), o);
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(sim.trace, ["0 listen", "300 close stream", "300 resolve error"]);
@@ -274,7 +274,7 @@ fn input_requests_pushed_as_events_are_answered_once() {
         .handler(|_, _, _, _| {
             Reaction::After(10, json!({"tag": "ok", "response": {"action": "accept", "content": {"name": "Ada"}}}))
         });
-    let o = WaitOptions { input: InputMode::Handlers(HandlerSet { form: true, ..HandlerSet::default() }), ..listen() };
+    let o = WaitSettings { input: InputMode::Handlers(HandlerSet { form: true, ..HandlerSet::default() }), ..listen() };
     let out = run(&mut sim, Seed::TaskId("t1".into()), o);
     assert_eq!(out["tag"], "ok");
     assert_eq!(sim.times("tasks/update"), [30]);

@@ -7,8 +7,8 @@
 mod sim;
 
 use mcp_tasks_wasm::engine::both::CallAndAwait;
-use mcp_tasks_wasm::engine::call::CallOptions;
-use mcp_tasks_wasm::engine::options::{Bounds, HandlerSet, InputMode, WaitOptions};
+use mcp_tasks_wasm::engine::call::CallSettings;
+use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, WaitSettings};
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
 use mcp_tasks_wasm::engine::{AbortScope, Event, Machine, StreamEvent};
 use serde_json::{json, Value};
@@ -65,7 +65,7 @@ fn uneven_handlers() -> impl FnMut(Option<mcp_tasks_wasm::proto::input::InputKin
 
 /// A wait on "t1" answering through every handler kind.
 fn handler_wait() -> Wait<Value> {
-    Wait::new(Seed::TaskId("t1".into()), WaitOptions { input: InputMode::Handlers(ALL), ..WaitOptions::default() }, 0)
+    Wait::new(Seed::TaskId("t1".into()), WaitSettings { input: InputMode::Handlers(ALL), ..WaitSettings::default() }, 0)
         .unwrap()
 }
 
@@ -111,7 +111,7 @@ fn the_same_holds_for_input_requests_pushed_on_a_listen_stream() {
         (220, ask("3")),
         (500, fin),
     ]);
-    let o = WaitOptions { listen: true, input: InputMode::Handlers(ALL), ..WaitOptions::default() };
+    let o = WaitSettings { listen: true, input: InputMode::Handlers(ALL), ..WaitSettings::default() };
     let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "ok");
     let asked: Vec<String> = asks(&sim).iter().map(|t| t.split(' ').skip(1).collect::<Vec<_>>().join(" ")).collect();
@@ -140,11 +140,11 @@ fn a_failed_update_is_read_then_resent_once_without_asking_again() {
 
 #[test]
 fn the_listen_acknowledgement_is_bounded_by_the_request_timeout() {
-    let o = WaitOptions {
+    let o = WaitSettings {
         listen: true,
         bounds: Bounds { timeout_ms: Some(60_000), request_timeout_ms: Some(100) },
-        retry: mcp_tasks_wasm::engine::options::Retry { retries: 0, ..Default::default() },
-        ..WaitOptions::default()
+        retry: mcp_tasks_wasm::engine::settings::Retry { retries: 0, ..Default::default() },
+        ..WaitSettings::default()
     };
     let mut sim = Sim::new(|m: &str, _: &Value, _| match m {
         "tasks/get" => Resp::Ok(0, get_result(done())),
@@ -163,7 +163,7 @@ fn a_seed_without_its_payload_is_read_at_once_in_listen_mode_too() {
             "tasks/get" => Resp::Ok(0, get_result(done())),
             _ => Resp::Never,
         });
-        let mut w = Wait::new(Seed::Status(seed), WaitOptions { listen: true, ..WaitOptions::default() }, 0).unwrap();
+        let mut w = Wait::new(Seed::Status(seed), WaitSettings { listen: true, ..WaitSettings::default() }, 0).unwrap();
         assert_eq!(sim.run(&mut w)["tag"], "ok");
         assert!(!sim.trace.iter().any(|t| t.ends_with("listen")), "no stream: {:?}", sim.trace);
         assert_eq!(sim.times("tasks/get"), [0]);
@@ -177,7 +177,7 @@ fn input_return_gives_the_status_back_whatever_the_requests_hold() {
     );
     let mut sim = Sim::new(move |_: &str, _: &Value, _| Resp::Ok(0, get_result(broken.clone())));
     let mut w =
-        Wait::new(Seed::TaskId("t1".into()), WaitOptions { input: InputMode::Return, ..WaitOptions::default() }, 0)
+        Wait::new(Seed::TaskId("t1".into()), WaitSettings { input: InputMode::Return, ..WaitSettings::default() }, 0)
             .unwrap();
     let out = sim.run(&mut w);
     assert_eq!(out["tag"], "input_required");
@@ -205,10 +205,10 @@ fn elicitation_and_sampling_requests_without_params_are_protocol_errors() {
             *s.borrow_mut() = p.clone();
             Reaction::Never
         });
-    let o = WaitOptions {
+    let o = WaitSettings {
         input: InputMode::Handlers(ALL),
         bounds: Bounds { timeout_ms: Some(50), request_timeout_ms: None },
-        ..WaitOptions::default()
+        ..WaitSettings::default()
     };
     let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
     sim.run(&mut w);
@@ -230,7 +230,7 @@ fn a_silent_open_stream_gets_a_safety_read_every_listen_check() {
         _ => Resp::Never,
     })
     .stream(vec![(5, ack)]);
-    let o = WaitOptions { listen: true, listen_check_ms: 1000, ..WaitOptions::default() };
+    let o = WaitSettings { listen: true, listen_check_ms: 1000, ..WaitSettings::default() };
     let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [5, 1005, 2005]);
@@ -246,22 +246,22 @@ fn call_and_await_is_one_machine_and_each_signal_governs_its_part() {
     };
     let mut sim = Sim::new(server.clone());
     let wait =
-        WaitOptions { bounds: Bounds { timeout_ms: Some(5000), request_timeout_ms: None }, ..WaitOptions::default() };
-    let mut m = CallAndAwait::new("slow".into(), None, CallOptions::default(), wait, 0);
+        WaitSettings { bounds: Bounds { timeout_ms: Some(5000), request_timeout_ms: None }, ..WaitSettings::default() };
+    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
     assert_eq!(sim.run(&mut m)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [110]);
     assert_eq!(sim.trace.last().unwrap(), "110 resolve ok");
 
     // The wait's own signal aborting during the call ends the wait as it starts (and nothing before).
     let mut sim = Sim::new(server.clone());
-    let mut m = CallAndAwait::new("slow".into(), None, CallOptions::default(), wait, 0);
+    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
     m.handle(2, Event::Abort { reason: json!("stop"), scope: AbortScope::Wait });
     assert_eq!(sim.run(&mut m), json!({"rejected": "stop"}));
     assert_eq!(sim.times("tasks/get"), Vec::<u64>::new());
 
     // The call's own signal no longer governs the wait once the wait has its own.
     let mut sim = Sim::new(server);
-    let mut m = CallAndAwait::new("slow".into(), None, CallOptions::default(), wait, 0);
+    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
     sim.run_until(&mut m, 50);
     m.handle(50, Event::Abort { reason: json!("late"), scope: AbortScope::Call });
     assert_eq!(sim.run(&mut m)["tag"], "ok");
@@ -274,17 +274,17 @@ fn a_stop_during_call_and_await_never_cancels_the_task_whichever_part_runs() {
         "tools/call" => Resp::Ok(10, created.clone()),
         _ => Resp::Never,
     };
-    let wait = WaitOptions { cancel_on_abort: true, ..WaitOptions::default() };
+    let wait = WaitSettings { cancel_on_abort: true, ..WaitSettings::default() };
     for at in [5, 50] {
         let mut sim = Sim::new(server.clone());
         sim.abort_scoped_at(at, json!("store failed"), AbortScope::Stop);
-        let mut m = CallAndAwait::new("slow".into(), None, CallOptions::default(), wait, 0);
+        let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
         assert_eq!(sim.run(&mut m), json!({"rejected": "store failed"}), "stop at {at}");
         assert!(sim.detached.is_empty(), "stop at {at}: {:?}", sim.detached);
         // The caller's own abort at the same moment of the wait does cancel (the rule the stop is exempt from).
         let mut sim = Sim::new(server.clone());
         sim.abort_at(at, json!("stop"));
-        let mut m = CallAndAwait::new("slow".into(), None, CallOptions::default(), wait, 0);
+        let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
         assert_eq!(sim.run(&mut m), json!({"rejected": "stop"}));
         assert_eq!(sim.detached.len(), usize::from(at > 10), "abort at {at}: {:?}", sim.detached);
     }
@@ -299,7 +299,7 @@ fn a_resumed_wait_never_asks_a_key_answered_before_and_sends_an_unacknowledged_a
         Reaction::Never
     });
     let answered = [("a".to_owned(), None), ("b".to_owned(), Some(json!({"action": "accept", "content": {"v": "y"}})))];
-    let o = WaitOptions { input: InputMode::Handlers(ALL), ..WaitOptions::default() };
+    let o = WaitSettings { input: InputMode::Handlers(ALL), ..WaitSettings::default() };
     let mut w = Wait::resume(Seed::TaskId("t1".into()), o, &answered, 0).unwrap();
     let out = sim.run(&mut w);
     assert_eq!(asks(&sim), Vec::<String>::new());

@@ -13,10 +13,10 @@ mod harness;
 
 use harness::{Dur, Move, Opts, ReplySpec, Rules, Scenario, StatusSpec, Subject};
 use mcp_tasks_wasm::engine::both::CallAndAwait;
-use mcp_tasks_wasm::engine::call::CallOptions;
-use mcp_tasks_wasm::engine::options::{HandlerSet, InputMode, WaitOptions};
+use mcp_tasks_wasm::engine::call::CallSettings;
+use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, WaitSettings};
 use mcp_tasks_wasm::engine::{AbortScope, Action, Event, Finish, Machine, ReqId};
-use mcp_tasks_wasm::proto::rpc::Reply;
+use mcp_tasks_wasm::proto::rpc::RequestEnd;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -114,14 +114,14 @@ fn replay() {
 
 /// `callAndAwait` (with `wait_opts`) whose wait signal fires before the `tools/call` answer, which
 /// creates a task with status `task`: every action after the answer.
-fn aborted_wait_starts_with(task: Value, wait_opts: WaitOptions) -> Vec<Action<Value>> {
-    let mut m = CallAndAwait::new("slow".into(), None, CallOptions::default(), wait_opts, 0);
+fn aborted_wait_starts_with(task: Value, wait_opts: WaitSettings) -> Vec<Action<Value>> {
+    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait_opts, 0);
     while m.next_action().is_some() {}
     m.handle(5, Event::Abort { reason: json!("stop"), scope: AbortScope::Wait });
     assert!(m.next_action().is_none(), "the call part goes on");
     let mut created = task;
     created["resultType"] = json!("task");
-    m.handle(10, Event::Reply { req: ReqId(1), reply: Reply::Result(created) });
+    m.handle(10, Event::Reply { req: ReqId(1), reply: RequestEnd::Result(created) });
     std::iter::from_fn(|| m.next_action()).collect()
 }
 
@@ -147,15 +147,15 @@ fn rejected_with_stop(actions: &[Action<Value>]) -> bool {
 #[test]
 fn finding_1_an_aborted_wait_starts_nothing() {
     let form = json!({"a": {"method": "elicitation/create", "params": {"message": "Name?", "requestedSchema": {"type": "object"}}}});
-    let handlers = WaitOptions {
+    let handlers = WaitSettings {
         input: InputMode::Handlers(HandlerSet { form: true, ..HandlerSet::default() }),
-        ..WaitOptions::default()
+        ..WaitSettings::default()
     };
     let cases = [
-        (json!({"taskId": "t1", "status": "working"}), WaitOptions::default()),
+        (json!({"taskId": "t1", "status": "working"}), WaitSettings::default()),
         (json!({"taskId": "t1", "status": "input_required", "inputRequests": form}), handlers),
-        (json!({"taskId": "t1", "status": "completed"}), WaitOptions::default()),
-        (json!({"taskId": "t1", "status": "working"}), WaitOptions { listen: true, ..WaitOptions::default() }),
+        (json!({"taskId": "t1", "status": "completed"}), WaitSettings::default()),
+        (json!({"taskId": "t1", "status": "working"}), WaitSettings { listen: true, ..WaitSettings::default() }),
     ];
     for (task, opts) in cases {
         let actions = aborted_wait_starts_with(task.clone(), opts);
@@ -168,9 +168,10 @@ fn finding_1_an_aborted_wait_starts_nothing() {
 fn finding_1_an_aborted_wait_rejects_with_the_reason_whatever_the_seed() {
     let done = json!({"taskId": "t1", "status": "completed", "result": {"content": []}});
     let asking = json!({"taskId": "t1", "status": "input_required", "inputRequests": {"a": {"method": "roots/list"}}});
-    for (task, opts) in
-        [(done, WaitOptions::default()), (asking, WaitOptions { input: InputMode::Return, ..WaitOptions::default() })]
-    {
+    for (task, opts) in [
+        (done, WaitSettings::default()),
+        (asking, WaitSettings { input: InputMode::Return, ..WaitSettings::default() }),
+    ] {
         let actions = aborted_wait_starts_with(task.clone(), opts);
         assert!(rejected_with_stop(&actions), "{task}: resolved instead of rejecting: {:?}", actions.last());
     }

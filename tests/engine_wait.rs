@@ -3,18 +3,18 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::options::{Bounds, Retry, WaitOptions};
+use mcp_tasks_wasm::engine::settings::{Bounds, Retry, WaitSettings};
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
 use mcp_tasks_wasm::engine::AbortScope;
 use serde_json::{json, Value};
 use sim::{get_result, polls, task, task_with, Resp, Sim};
 
-fn opts() -> WaitOptions {
-    WaitOptions::default()
+fn opts() -> WaitSettings {
+    WaitSettings::default()
 }
 
-fn with_timeout(timeout_ms: u64) -> WaitOptions {
-    WaitOptions { bounds: Bounds { timeout_ms: Some(timeout_ms), request_timeout_ms: None }, ..opts() }
+fn with_timeout(timeout_ms: u64) -> WaitSettings {
+    WaitSettings { bounds: Bounds { timeout_ms: Some(timeout_ms), request_timeout_ms: None }, ..opts() }
 }
 
 fn working(interval: Option<u64>) -> Value {
@@ -36,7 +36,7 @@ fn ok(v: Value) -> Resp {
     Resp::Ok(0, get_result(v))
 }
 
-fn run(seed: Seed<Value>, o: WaitOptions, sim: &mut Sim) -> Value {
+fn run(seed: Seed<Value>, o: WaitSettings, sim: &mut Sim) -> Value {
     let mut w = Wait::new(seed, o, 0).expect("valid seed");
     sim.run(&mut w)
 }
@@ -100,7 +100,7 @@ fn uses_the_default_interval_when_the_server_sends_none() {
     assert_eq!(sim.times("tasks/get"), [1000, 2000, 3000]);
 
     let mut sim = Sim::new(polls(vec![ok(working(None)), ok(completed("x"))]));
-    run(status_seed(working(None)), WaitOptions { poll_interval_ms: 300, ..opts() }, &mut sim);
+    run(status_seed(working(None)), WaitSettings { poll_interval_ms: 300, ..opts() }, &mut sim);
     assert_eq!(sim.times("tasks/get"), [300, 600]);
 }
 
@@ -116,7 +116,7 @@ fn never_polls_faster_than_the_floor() {
     assert_eq!(sim.times("tasks/get"), [100, 200, 300, 400]);
 
     let mut sim = Sim::new(polls(vec![ok(working(Some(10))), ok(completed("x"))]));
-    run(status_seed(working(Some(10))), WaitOptions { min_poll_interval_ms: 25, ..opts() }, &mut sim);
+    run(status_seed(working(Some(10))), WaitSettings { min_poll_interval_ms: 25, ..opts() }, &mut sim);
     assert_eq!(sim.times("tasks/get"), [25, 50]);
 }
 
@@ -164,7 +164,7 @@ fn the_deadline_ends_a_request_that_never_settles() {
 
 #[test]
 fn a_request_timeout_shorter_than_the_time_left_bounds_each_request() {
-    let o = WaitOptions {
+    let o = WaitSettings {
         bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) },
         retry: Retry { retries: 0, ..Retry::default() },
         ..opts()
@@ -192,7 +192,7 @@ fn a_request_timeout_shorter_than_the_time_left_bounds_each_request() {
 
 #[test]
 fn the_time_left_bounds_a_request_near_the_deadline() {
-    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(1000), request_timeout_ms: Some(700) }, ..opts() };
+    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(1000), request_timeout_ms: Some(700) }, ..opts() };
     let mut sim = Sim::new(polls(vec![ok(working(Some(600))), Resp::Never]));
     let out = run(Seed::TaskId("t1".into()), o, &mut sim);
     assert_eq!(sim.trace[2], "600 tasks/get (timeout 400)");
@@ -361,7 +361,7 @@ fn abort_stops_everything_and_rejects_with_the_reason() {
 fn abort_with_cancel_on_abort_sends_a_best_effort_cancel() {
     let mut sim = Sim::new(polls(vec![ok(working(Some(100)))]));
     sim.abort_at(150, json!("stop"));
-    let out = run(Seed::TaskId("t1".into()), WaitOptions { cancel_on_abort: true, ..opts() }, &mut sim);
+    let out = run(Seed::TaskId("t1".into()), WaitSettings { cancel_on_abort: true, ..opts() }, &mut sim);
     assert_eq!(out, json!({"rejected": "stop"}));
     assert_eq!(sim.trace.last().unwrap(), "150 reject");
     assert_eq!(sim.detached.len(), 1);
@@ -375,7 +375,7 @@ fn a_stop_ends_the_wait_like_an_abort_but_never_cancels_the_task() {
     // The task journal's stop (its store failed): the task must outlive the call, to be resumed.
     let mut sim = Sim::new(polls(vec![ok(working(Some(100)))]));
     sim.abort_scoped_at(150, json!("store failed"), AbortScope::Stop);
-    let out = run(Seed::TaskId("t1".into()), WaitOptions { cancel_on_abort: true, ..opts() }, &mut sim);
+    let out = run(Seed::TaskId("t1".into()), WaitSettings { cancel_on_abort: true, ..opts() }, &mut sim);
     assert_eq!(out, json!({"rejected": "store failed"}));
     assert_eq!(sim.trace.last().unwrap(), "150 reject");
     assert!(sim.detached.is_empty(), "{:?}", sim.detached);
@@ -395,7 +395,7 @@ fn every_request_declares_the_tasks_extension() {
 
 #[test]
 fn a_timed_out_read_is_reissued_with_backoff_then_ends_with_the_last_timeout() {
-    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) }, ..opts() };
+    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) }, ..opts() };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), Resp::Never]));
     let out = run(Seed::TaskId("t1".into()), o, &mut sim);
     let gets = sim.times("tasks/get");
@@ -453,7 +453,7 @@ fn no_retry_is_sent_when_its_backoff_would_end_past_the_deadline() {
 
     // A re-issue that would leave less than 100 ms is not made either (it could only time out).
     for seed in 0..50 {
-        let o = WaitOptions { retry: Retry { seed, ..Retry::default() }, ..with_timeout(450) };
+        let o = WaitSettings { retry: Retry { seed, ..Retry::default() }, ..with_timeout(450) };
         let mut sim = Sim::new(polls(vec![Resp::Fail(100, json!({"message": "reset"}))]));
         let out = run(Seed::TaskId("t1".into()), o, &mut sim);
         let gets = sim.times("tasks/get");
@@ -468,14 +468,14 @@ fn no_retry_is_sent_when_its_backoff_would_end_past_the_deadline() {
 
 #[test]
 fn an_unbounded_wait_has_no_deadline_and_a_huge_interval_is_clamped() {
-    let o = WaitOptions { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..opts() };
+    let o = WaitSettings { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..opts() };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100_000_000))), ok(completed("x"))]));
     let out = run(Seed::TaskId("t1".into()), o, &mut sim);
     assert_eq!(sim.trace[0], "0 tasks/get");
     assert_eq!(sim.times("tasks/get"), [0, 60_000], "maxPollIntervalMs defaults to 60000");
     assert_eq!(out["tag"], "ok");
 
-    let o = WaitOptions { max_poll_interval_ms: 500, ..o };
+    let o = WaitSettings { max_poll_interval_ms: 500, ..o };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100_000_000))), ok(completed("x"))]));
     run(Seed::TaskId("t1".into()), o, &mut sim);
     assert_eq!(sim.times("tasks/get"), [0, 500]);
@@ -495,7 +495,7 @@ fn past_the_ttl_one_more_read_decides_and_minus_32602_means_expired() {
     });
     let out = run(
         status_seed(seed.clone()),
-        WaitOptions { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..opts() },
+        WaitSettings { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..opts() },
         &mut sim,
     );
     assert_eq!(sim.times("tasks/get"), [2000]);
@@ -542,7 +542,7 @@ fn a_client_that_enforces_the_handed_timeout_itself_still_yields_the_timeout_out
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(out["error"]["cause"]["type"], "timeout");
 
-    let o = WaitOptions { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(300) }, ..opts() };
+    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(300) }, ..opts() };
     let mut sim = Sim::new(polls(vec![Resp::Fail(300, json!({"message": "request timed out after 300 ms"}))]));
     let out = run(Seed::TaskId("t1".into()), o, &mut sim);
     assert_eq!(out["error"]["cause"]["type"], "request_timeout");

@@ -4,7 +4,7 @@
 use mcp_tasks_wasm::json::is_web_url;
 use mcp_tasks_wasm::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use mcp_tasks_wasm::proto::request::{deep_merge, server_supports, with_tasks_extension};
-use mcp_tasks_wasm::proto::rpc::{read_rejection, Reply};
+use mcp_tasks_wasm::proto::rpc::{read_rejection, RequestEnd};
 use serde_json::json;
 
 #[test]
@@ -69,7 +69,7 @@ fn answer_checks() {
 #[test]
 fn a_rejection_is_a_json_rpc_error_only_with_an_integer_code_and_a_message() {
     assert!(
-        matches!(read_rejection(json!({"code": -32602, "message": "x", "data": 1})), Reply::RpcError(e) if e.code == -32602)
+        matches!(read_rejection(json!({"code": -32602, "message": "x", "data": 1})), RequestEnd::RpcError(e) if e.code == -32602)
     );
     for transport in [
         json!({"code": "ECONNREFUSED", "message": "x"}),
@@ -78,7 +78,7 @@ fn a_rejection_is_a_json_rpc_error_only_with_an_integer_code_and_a_message() {
         json!("boom"),
         json!(null),
     ] {
-        assert!(matches!(read_rejection(transport.clone()), Reply::Transport(_)), "{transport}");
+        assert!(matches!(read_rejection(transport.clone()), RequestEnd::Transport(_)), "{transport}");
     }
 }
 

@@ -9,15 +9,15 @@
 
 mod support;
 use mcp_tasks_wasm::engine::wait::Seed;
-use mcp_tasks_wasm::engine::{Cause, Outcome};
-use mcp_tasks_wasm::shell::client::{Client, RequestOptions};
+use mcp_tasks_wasm::engine::{FailureCause, Verdict};
 use mcp_tasks_wasm::shell::clock::now;
 use mcp_tasks_wasm::shell::live::{count, Counter};
 use mcp_tasks_wasm::shell::machines as api;
-use mcp_tasks_wasm::shell::options::{AwaitOptions, CallOptions};
-use mcp_tasks_wasm::shell::reply::{called, Reply};
+use mcp_tasks_wasm::shell::reply::called;
 use mcp_tasks_wasm::shell::settle::{Ended, Settled};
 use mcp_tasks_wasm::shell::timer::{armed_count, sleep_until};
+use mcp_tasks_wasm::{AwaitOptions, CallOptions};
+use mcp_tasks_wasm::{Client, Reply, RequestOptions};
 use serde_json::json;
 use std::cell::RefCell;
 use std::future::{poll_fn, Future};
@@ -111,7 +111,7 @@ async fn a_task_that_completes_gives_the_very_result_object() {
             .unwrap_or_else(|m| panic!("{m}"))
             .await;
     match settled {
-        Ok(Ended::Outcome(Outcome::Result(v))) => {
+        Ok(Ended::Verdict(Verdict::Result(v))) => {
             assert!(js_sys::Object::is(&v, &result), "the very object the client gave")
         }
         other => panic!("not ok: {other:?}"),
@@ -130,9 +130,9 @@ async fn a_request_that_never_settles_ends_at_the_deadline_with_its_signal_abort
         .await;
     let waited = now() - t0;
     match settled {
-        Ok(Ended::Outcome(Outcome::Error(f))) => {
+        Ok(Ended::Verdict(Verdict::Error(f))) => {
             assert_eq!(f.code, -32001);
-            assert!(matches!(f.cause, Some(Cause::Timeout { .. })));
+            assert!(matches!(f.cause, Some(FailureCause::Timeout { .. })));
         }
         other => panic!("not the timeout: {other:?}"),
     }

@@ -12,15 +12,16 @@
 //! and returns a `'static` future that sends nothing until it is first polled: it can be awaited, or
 //! spawned with `wasm_bindgen_futures::spawn_local`.
 
+use super::client::Client;
 use super::convert::to_js;
+use super::options::{AwaitOptions, CallOptions, StepOptions};
 use super::outcome::{Outcome, TaskError};
 use super::status::TaskStatus;
 use crate::engine::wait::{read_seed, Seed};
-use crate::engine::Outcome as EngineOutcome;
+use crate::engine::Verdict;
 use crate::shell::calls;
-use crate::shell::client::Client;
 use crate::shell::machines;
-use crate::shell::options::{tool_args, AwaitOptions, CallOptions, StepOptions};
+use crate::shell::settings::tool_args;
 use crate::shell::settle::{type_error, Driving, Ended};
 use serde::Serialize;
 use std::future::Future;
@@ -175,10 +176,10 @@ pub fn call_and_await<C: Client + Clone + 'static>(
 }
 
 /// The engine's outcome of a one-request call, or its error.
-async fn step(run: Driving) -> Result<Result<EngineOutcome<JsValue>, TaskError>, JsValue> {
+async fn step(run: Driving) -> Result<Result<Verdict<JsValue>, TaskError>, JsValue> {
     match run.await? {
-        Ended::Outcome(EngineOutcome::Error(f)) => Ok(Err(TaskError::of(f))),
-        Ended::Outcome(other) => Ok(Ok(other)),
+        Ended::Verdict(Verdict::Error(f)) => Ok(Err(TaskError::of(f))),
+        Ended::Verdict(other) => Ok(Ok(other)),
         #[cfg(feature = "journal")]
         Ended::Told(_) => Err(type_error("getTask", "not a step outcome")),
     }
@@ -214,7 +215,7 @@ async fn reading(
 ) -> Result<Result<TaskStatus, TaskError>, JsValue> {
     let outcome = step(machines::get_task(client, task_id, options)).await?;
     match outcome {
-        Ok(EngineOutcome::Status(v)) => {
+        Ok(Verdict::Status(v)) => {
             TaskStatus::from_js(&v).map(Ok).ok_or_else(|| type_error("getTask", "not a task status"))
         }
         Ok(_) => Err(type_error("getTask", "not a task status")),

@@ -5,11 +5,12 @@
 //! options are Rust closures. A Rust type becomes a client by implementing [`Client`].
 
 use super::adapters::{direct_client, http_client, port_client};
+use super::callbacks::Handlers;
+use super::callbacks::Reply;
+use super::client::{Client, RequestOptions};
 use crate::json::Json;
-use crate::shell::client::{Client, JsClient as Read, RequestOptions};
-use crate::shell::hooks::Handlers;
-use crate::shell::options::millis_f64;
-use crate::shell::reply::Reply;
+use crate::shell::client::ClientObject;
+use crate::shell::millis::millis_f64;
 use crate::shell::values::{as_function, field, js_string};
 use js_sys::{Object, Reflect};
 use std::future::Future;
@@ -32,7 +33,7 @@ use wasm_bindgen_futures::future_to_promise;
 /// ```
 #[derive(Clone, Debug)]
 pub struct JsClient {
-    read: Read,
+    read: ClientObject,
     /// Input handlers given in Rust (instead of the object's `inputHandlers`).
     handlers: Option<Handlers>,
 }
@@ -46,7 +47,7 @@ impl JsClient {
     /// # Ok(()) }
     /// ```
     pub fn new(value: &JsValue) -> Result<Self, JsValue> {
-        let read = Read::read(value).map_err(|m| JsValue::from(js_sys::TypeError::new(m)))?;
+        let read = ClientObject::read(value).map_err(|m| JsValue::from(js_sys::TypeError::new(m)))?;
         Ok(Self { read, handlers: None })
     }
 
@@ -87,6 +88,7 @@ impl Client for JsClient {
     fn input_handlers(&self) -> Handlers {
         self.handlers.clone().unwrap_or_else(|| self.read.input_handlers())
     }
+    #[cfg(feature = "journal")]
     fn id(&self) -> Option<String> {
         self.read.id()
     }

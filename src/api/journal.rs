@@ -3,77 +3,18 @@
 //! options name a store (`CallOptions::journal`, `AwaitOptions::journal`); the rules are the JS API's
 //! (see the README's "task journal").
 
-use super::adapters::{extension_storage_journal, indexed_db_journal, memory_journal};
+use super::client::Client;
+use super::options::AwaitOptions;
 use super::outcome::Outcome;
 use super::status::TaskStatus;
+use super::store::JournalStore;
 use crate::json::Json;
-use crate::shell::client::Client;
-use crate::shell::journal::{self, Journal, OutcomeFn, Store};
-use crate::shell::options::AwaitOptions;
+use crate::shell::journal::{self, Journal};
 use crate::shell::settle::type_error;
+use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
-
-/// A store the wrong shape.
-fn not_a_store() -> JsValue {
-    js_sys::TypeError::new("the journal must have get, put, delete and list").into()
-}
-
-/// The store a JS store object is.
-fn store_of(object: Result<JsValue, JsValue>) -> Result<Store, JsValue> {
-    Store::read(&object?).ok_or_else(not_a_store)
-}
-
-impl Store {
-    /// A store in memory: it lives as long as the page or worker (tests, short-lived apps).
-    ///
-    /// ```no_run
-    /// use mcp_tasks_wasm::{AwaitOptions, JournalStore};
-    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
-    /// let wait = AwaitOptions { journal: Some(JournalStore::memory()?), ..AwaitOptions::default() };
-    /// # Ok(()) }
-    /// ```
-    pub fn memory() -> Result<Self, JsValue> {
-        store_of(memory_journal())
-    }
-
-    /// A store in the IndexedDB database `name` (pages and workers; the JS default is
-    /// `"mcp-tasks-wasm"`): it survives reloads and restarts.
-    ///
-    /// ```no_run
-    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
-    /// let store = mcp_tasks_wasm::JournalStore::indexed_db("mcp-tasks-wasm")?;
-    /// # Ok(()) }
-    /// ```
-    pub fn indexed_db(name: &str) -> Result<Self, JsValue> {
-        store_of(indexed_db_journal(name))
-    }
-
-    /// A store in a WebExtension storage area (`chrome.storage.local`, `chrome.storage.session`,
-    /// `browser.storage.*`), e.g. for an MV3 service worker.
-    ///
-    /// ```no_run
-    /// # fn f(chrome_storage_local: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
-    /// let store = mcp_tasks_wasm::JournalStore::extension_storage(&chrome_storage_local)?;
-    /// # Ok(()) }
-    /// ```
-    pub fn extension_storage(area: &JsValue) -> Result<Self, JsValue> {
-        store_of(extension_storage_journal(area))
-    }
-
-    /// Any JS object with async `get(key)`, `put(key, entry)`, `delete(key)` and `list()` (the
-    /// `Journal` interface of the `.d.ts`).
-    ///
-    /// ```no_run
-    /// # fn f(object: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
-    /// let store = mcp_tasks_wasm::JournalStore::from_js(&object)?;
-    /// # Ok(()) }
-    /// ```
-    pub fn from_js(object: &JsValue) -> Result<Self, JsValue> {
-        Self::read(object).ok_or_else(not_a_store)
-    }
-}
 
 /// A journaled task that can be resumed (JS: a `JournalEntry`).
 ///
@@ -119,7 +60,7 @@ impl PendingTask {
 /// # Ok(()) }
 /// ```
 pub fn pending_tasks(
-    store: &Store,
+    store: &JournalStore,
     server: Option<&str>,
 ) -> impl Future<Output = Result<Vec<PendingTask>, JsValue>> + 'static {
     let listing = journal::pending_tasks(store.clone(), server.map(JsValue::from_str));
@@ -172,35 +113,35 @@ pub type OnOutcome = Rc<dyn Fn(&Outcome, &PendingTask)>;
 /// ```
 pub fn resume_tasks<C: Client + Clone + 'static>(
     client: &C,
-    store: &Store,
+    store: &JournalStore,
     options: AwaitOptions,
     on_outcome: Option<OnOutcome>,
 ) -> impl Future<Output = Result<Vec<Resumed>, JsValue>> + 'static {
-    let (shared, store): (Rc<dyn Client>, Store) = (Rc::new(client.clone()), store.clone());
+    let (shared, store): (Rc<dyn Client>, JournalStore) = (Rc::new(client.clone()), store.clone());
     async move { resuming(shared, store, options, on_outcome).await }
 }
 
 /// [`resume_tasks`] on its way.
 async fn resuming(
     client: Rc<dyn Client>,
-    store: Store,
+    store: JournalStore,
     options: AwaitOptions,
     on_outcome: Option<OnOutcome>,
 ) -> Result<Vec<Resumed>, JsValue> {
     let journal = Journal::on(store, client.id()).map_err(|m| type_error("resumeTasks", m))?;
-    let heard: Option<OutcomeFn<Outcome>> = on_outcome.map(|f| {
-        Rc::new(move |outcome: &Outcome, entry: &JsValue| {
-            f(outcome, &PendingTask::from_js(entry));
-            Ok(())
-        }) as OutcomeFn<Outcome>
+    let done = Rc::new(RefCell::new(Vec::new()));
+    let heard = done.clone();
+    let each = Box::new(move |i: u32, entry: &JsValue, ended| {
+        let outcome = Outcome::of(ended)?;
+        if let Some(f) = &on_outcome {
+            f(&outcome, &PendingTask::from_js(entry));
+        }
+        let (task_id, tool) = (entry.get_str("taskId").unwrap_or_default(), entry.get_str("tool"));
+        heard.borrow_mut().push((i, Resumed { task_id, tool, outcome }));
+        Ok(())
     });
-    let done = journal::resume_tasks(client, journal, options, Outcome::of, heard).await?;
-    Ok(done
-        .into_iter()
-        .map(|(entry, outcome)| Resumed {
-            task_id: entry.get_str("taskId").unwrap_or_default(),
-            tool: entry.get_str("tool"),
-            outcome,
-        })
-        .collect())
+    journal::resume_tasks(client, journal, options, each).await?;
+    let mut done = done.take();
+    done.sort_by_key(|(i, _)| *i);
+    Ok(done.into_iter().map(|(_, r)| r).collect())
 }

@@ -3,17 +3,23 @@
 //! bindings over the same shell these functions call.
 
 mod adapters;
-mod callbacks;
+pub(crate) mod callbacks;
 mod calls;
+pub(crate) mod client;
 mod clients;
 mod convert;
 mod helpers;
 #[cfg(feature = "journal")]
 mod journal;
+pub(crate) mod options;
 mod outcome;
 mod status;
+#[cfg(feature = "journal")]
+pub(crate) mod store;
 
-pub use callbacks::{handler, input_function, on_status, Answer};
+pub use callbacks::{
+    handler, input_function, on_status, Answer, AskContext, HandlerFn, Handlers, InputFn, Reply, StatusFn,
+};
 pub use calls::{await_task, call_and_await, call_tool, cancel_task, get_task, update_task, TaskRef};
 pub use clients::{ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
 pub use helpers::{capabilities, server_supports};
@@ -22,9 +28,7 @@ pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
 pub use outcome::{Cause, InputRequired, Outcome, TaskError, ToolResult};
 pub use status::{InputRequest, TaskStatus};
 
-pub use crate::shell::client::{Client, RequestOptions};
-pub use crate::shell::hooks::{AskContext, HandlerFn, Handlers, InputFn, StatusFn};
+pub use client::{Client, RequestOptions};
+pub use options::{AwaitOptions, CallOptions, Input, StepOptions, NO_DEADLINE};
 #[cfg(feature = "journal")]
-pub use crate::shell::journal::Store as JournalStore;
-pub use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions, NO_DEADLINE};
-pub use crate::shell::reply::Reply;
+pub use store::JournalStore;

@@ -4,10 +4,10 @@
 //! very JS values that arrived.
 
 use super::status::{input_requests, InputRequest, TaskStatus};
-use crate::engine::{Cause as EngineCause, ErrorKind, Failure, Outcome as EngineOutcome};
+use crate::engine::{ErrorKind, Failure, FailureCause, Verdict};
 use crate::json::Json;
-use crate::shell::outcome::error_to_js;
 use crate::shell::settle::Ended;
+use crate::shell::tagged::error_to_js;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
@@ -65,7 +65,7 @@ impl Outcome {
     /// another waiter of a journaled task broadcast, read. `Err`: not an outcome of these functions.
     pub(crate) fn of(ended: Ended) -> Result<Self, JsValue> {
         let outcome = match ended {
-            Ended::Outcome(o) => Self::from_engine(o),
+            Ended::Verdict(o) => Self::from_engine(o),
             #[cfg(feature = "journal")]
             Ended::Told(value) => Self::from_js(&value),
         };
@@ -73,14 +73,14 @@ impl Outcome {
     }
 
     /// The engine's outcome of `call_tool`, `await_task` or `call_and_await`, typed.
-    fn from_engine(o: EngineOutcome<JsValue>) -> Option<Self> {
+    fn from_engine(o: Verdict<JsValue>) -> Option<Self> {
         Some(match o {
-            EngineOutcome::Result(value) => Self::Ok(ToolResult { value }),
-            EngineOutcome::Task(s) => Self::Task(TaskStatus::from_js(&s)?),
-            EngineOutcome::Cancelled(s) => Self::Cancelled(TaskStatus::from_js(&s)?),
-            EngineOutcome::InputRequired(s) => Self::InputRequired(InputRequired::from_js(&s)),
-            EngineOutcome::Error(f) => Self::Error(TaskError::of(f)),
-            EngineOutcome::Status(_) | EngineOutcome::Ack => return None,
+            Verdict::Result(value) => Self::Ok(ToolResult { value }),
+            Verdict::Task(s) => Self::Task(TaskStatus::from_js(&s)?),
+            Verdict::Cancelled(s) => Self::Cancelled(TaskStatus::from_js(&s)?),
+            Verdict::InputRequired(s) => Self::InputRequired(InputRequired::from_js(&s)),
+            Verdict::Error(f) => Self::Error(TaskError::of(f)),
+            Verdict::Status(_) | Verdict::Ack => return None,
         })
     }
 
@@ -327,23 +327,23 @@ pub enum Cause {
 impl Cause {
     /// The engine's cause, typed (`None`: a failed status that is not a task's, which the engine
     /// never gives).
-    fn of(c: EngineCause<JsValue>) -> Option<Self> {
+    fn of(c: FailureCause<JsValue>) -> Option<Self> {
         let status = |s: Option<JsValue>| s.and_then(|s| TaskStatus::from_js(&s));
         Some(match c {
-            EngineCause::Timeout { status: s } => Self::Timeout { status: status(s) },
-            EngineCause::RequestTimeout { method, status: s } => {
+            FailureCause::Timeout { status: s } => Self::Timeout { status: status(s) },
+            FailureCause::RequestTimeout { method, status: s } => {
                 Self::RequestTimeout { method: method.to_owned(), status: status(s) }
             }
-            EngineCause::TaskFailed { status } => Self::TaskFailed { status: TaskStatus::from_js(&status)? },
-            EngineCause::RpcError { method } => Self::RpcError { method: method.to_owned() },
-            EngineCause::RequestFailed { method, error } => Self::RequestFailed { method: method.to_owned(), error },
-            EngineCause::ProtocolViolation { method, response } => {
+            FailureCause::TaskFailed { status } => Self::TaskFailed { status: TaskStatus::from_js(&status)? },
+            FailureCause::RpcError { method } => Self::RpcError { method: method.to_owned() },
+            FailureCause::RequestFailed { method, error } => Self::RequestFailed { method: method.to_owned(), error },
+            FailureCause::ProtocolViolation { method, response } => {
                 Self::ProtocolViolation { method: method.to_owned(), response }
             }
-            EngineCause::InputHandler { key, reason, status } => Self::InputHandler { key, reason, status },
-            EngineCause::ListenUnsupported => Self::ListenUnsupported,
-            EngineCause::Expired { status: s } => Self::Expired { status: status(s) },
-            EngineCause::JournalFailed { operation, error, status: s } => {
+            FailureCause::InputHandler { key, reason, status } => Self::InputHandler { key, reason, status },
+            FailureCause::ListenUnsupported => Self::ListenUnsupported,
+            FailureCause::Expired { status: s } => Self::Expired { status: status(s) },
+            FailureCause::JournalFailed { operation, error, status: s } => {
                 Self::JournalFailed { operation: operation.to_owned(), error, status: status(s) }
             }
         })

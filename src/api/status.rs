@@ -4,7 +4,7 @@
 use crate::json::Json;
 use crate::proto::task::TaskState;
 use crate::proto::task::{read_task, Source};
-use crate::shell::client::duration_of_millis;
+use crate::shell::millis::duration_of_millis;
 use std::time::Duration;
 use wasm_bindgen::JsValue;
 

@@ -6,18 +6,18 @@
 
 use super::read::{self, Check};
 use super::registry::{self, promised, roomy, Bound, Promised};
+use crate::api::client::Client;
+use crate::api::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::calls;
-use crate::shell::client::Client;
 use crate::shell::live::{count, Counter};
 use crate::shell::machines;
-use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
-use crate::shell::outcome::{plain_object, Field};
 #[cfg(feature = "journal")]
 use crate::shell::settle::ended_to_js;
 use crate::shell::settle::{settle, type_error};
+use crate::shell::tagged::{plain_object, Field};
 use crate::shell::timer::armed_count;
 use crate::shell::values::{is_plain_object, js_string};
 use std::rc::Rc;
@@ -103,11 +103,13 @@ pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
 }
 
 /// Awaits every pending task of the client's server in a journal (see the README): the array of
-/// `{taskId, tool, outcome}`, in the order of the entries.
+/// `{taskId, tool, outcome}`, in the order of the entries; `onOutcome(outcome, entry)` hears each outcome
+/// as it arrives.
 #[cfg(feature = "journal")]
 #[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
 pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promised {
     use crate::shell::journal::{self, Journal};
+    use crate::shell::values::read_key;
     promised(|| {
         let (c, j, o, on_outcome) = checked("resumeTasks", || {
             let on_outcome = read::on_outcome(&options)?;
@@ -115,20 +117,20 @@ pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Prom
             let j = Journal::on(store, c.id()).map_err(str::to_owned)?;
             Ok((c, j, read::await_options(&options)?, on_outcome))
         })?;
-        let resuming = journal::resume_tasks(c, j, o, |e| Ok(ended_to_js(e)), on_outcome);
-        Ok((Box::pin(async move { Ok(resumed(resuming.await?)) }), Bound::NONE))
+        let done = js_sys::Array::new();
+        let out = done.clone();
+        let each = Box::new(move |i: u32, entry: &JsValue, ended| {
+            let outcome = ended_to_js(ended);
+            if let Some(f) = &on_outcome {
+                f.call2(&JsValue::UNDEFINED, &outcome, entry)?;
+            }
+            let (task_id, tool) = (read_key(entry, &js_string("taskId")), read_key(entry, &js_string("tool")));
+            done.set(i, JsValue::object(vec![("taskId", task_id), ("tool", tool), ("outcome", outcome)]));
+            Ok(())
+        });
+        let resuming = journal::resume_tasks(c, j, o, each);
+        Ok((Box::pin(async move { resuming.await.map(|()| out.into()) }), Bound::NONE))
     })
-}
-
-/// The array of `{taskId, tool, outcome}` of the tasks resumed.
-#[cfg(feature = "journal")]
-fn resumed(done: Vec<(JsValue, JsValue)>) -> JsValue {
-    use crate::shell::values::read_key;
-    let item = |(entry, outcome): (JsValue, JsValue)| {
-        let (task_id, tool) = (read_key(&entry, &js_string("taskId")), read_key(&entry, &js_string("tool")));
-        JsValue::object(vec![("taskId", task_id), ("tool", tool), ("outcome", outcome)])
-    };
-    done.into_iter().map(item).collect::<js_sys::Array>().into()
 }
 
 /// Reads the client, the task id and the options of a one-request function.

@@ -2,13 +2,15 @@
 //! with its own message (the export rejects with a `TypeError` "function: message"). Every read
 //! catches: a throwing getter or Proxy trap reads as absent.
 
+use crate::api::callbacks::Handlers;
+use crate::api::client::Client;
+use crate::api::options::{AwaitOptions, CallOptions, Input, StepOptions};
+#[cfg(feature = "journal")]
+use crate::api::store::JournalStore;
 use crate::engine::wait::{read_seed, Seed};
 use crate::json::Json;
-use crate::shell::client::{js_handlers, Client, JsClient};
-use crate::shell::hooks::{js_input_fn, js_status, Handlers};
-#[cfg(feature = "journal")]
-use crate::shell::journal::{OutcomeFn, Store};
-use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
+use crate::shell::client::{js_handlers, ClientObject};
+use crate::shell::hooks::{js_input_fn, js_status};
 use crate::shell::values::{as_function, field, is_plain_object, text_of};
 use js_sys::Function;
 use std::rc::Rc;
@@ -104,13 +106,13 @@ fn retries(o: &JsValue) -> Check<Option<u32>> {
 thread_local! {
     /// The client read last without `clientCapabilities`: the next call on the same, unchanged client
     /// shares its reading (ten thousand waits on one client hold one).
-    static LAST_CLIENT: std::cell::RefCell<Option<Rc<JsClient>>> = const { std::cell::RefCell::new(None) };
+    static LAST_CLIENT: std::cell::RefCell<Option<Rc<ClientObject>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The client: any object with a `request` function. Read on every call (its getters run each time);
 /// a reading equal to the last one is shared.
-pub fn client(v: &JsValue) -> Check<Rc<JsClient>> {
-    let read = JsClient::read(v).map_err(str::to_owned)?;
+pub fn client(v: &JsValue) -> Check<Rc<ClientObject>> {
+    let read = ClientObject::read(v).map_err(str::to_owned)?;
     let last = LAST_CLIENT.with(|l| l.borrow().clone());
     if let Some(last) = last.filter(|l| l.same_as(&read)) {
         return Ok(last);
@@ -122,9 +124,9 @@ pub fn client(v: &JsValue) -> Check<Rc<JsClient>> {
     Ok(read)
 }
 
-/// The tool arguments of `callTool` and `callAndAwait` ([`crate::shell::options::tool_args`]).
+/// The tool arguments of `callTool` and `callAndAwait` ([`crate::api::options::tool_args`]).
 pub fn args(v: &JsValue) -> Check<Option<JsValue>> {
-    crate::shell::options::tool_args(v.clone()).map_err(str::to_owned)
+    crate::shell::settings::tool_args(v.clone()).map_err(str::to_owned)
 }
 
 /// Everything `callTool` reads from its options.
@@ -202,8 +204,8 @@ pub fn seed(v: &JsValue) -> Check<Seed<JsValue>> {
 
 /// A `journal` value: a store, or `true` (the default store, where IndexedDB exists).
 #[cfg(feature = "journal")]
-pub fn store(v: &JsValue) -> Check<Store> {
-    let store = if v.as_bool() == Some(true) { Store::default_store() } else { Store::read(v) };
+pub fn store(v: &JsValue) -> Check<JournalStore> {
+    let store = if v.as_bool() == Some(true) { JournalStore::default_store() } else { JournalStore::read(v) };
     store.ok_or_else(|| {
         "the journal must have get, put, delete and list (or be true: IndexedDB, where it exists)".to_owned()
     })
@@ -212,7 +214,7 @@ pub fn store(v: &JsValue) -> Check<Store> {
 /// The `journal` option: a store (absent or `null`: none, in every function). The client's `id` is
 /// checked where both APIs check it (`crate::shell::calls`).
 #[cfg(feature = "journal")]
-fn journal(options: &JsValue) -> Check<Option<Store>> {
+fn journal(options: &JsValue) -> Check<Option<JournalStore>> {
     match field(options, "journal") {
         Some(v) if !v.is_null() => store(&v).map(Some),
         _ => Ok(None),
@@ -231,12 +233,8 @@ fn journal(options: &JsValue) -> Check<()> {
     }
 }
 
-/// `resumeTasks`'s `onOutcome(outcome, entry)` (`this` undefined).
+/// `resumeTasks`'s `onOutcome(outcome, entry)` (called with `this` undefined).
 #[cfg(feature = "journal")]
-pub fn on_outcome(options: &JsValue) -> Check<Option<OutcomeFn<JsValue>>> {
-    let f = function(options, "onOutcome").map_err(|_| "options.onOutcome must be a function".to_owned())?;
-    Ok(f.map(|f| {
-        Rc::new(move |outcome: &JsValue, entry: &JsValue| f.call2(&JsValue::UNDEFINED, outcome, entry).map(drop))
-            as OutcomeFn<JsValue>
-    }))
+pub fn on_outcome(options: &JsValue) -> Check<Option<Function>> {
+    function(options, "onOutcome").map_err(|_| "options.onOutcome must be a function".to_owned())
 }

@@ -3,8 +3,8 @@
 //! call (see `registry.js`). [`promised`] is the one promise wrapper every async export goes through;
 //! [`roomy`] guards the synchronous exports' entry near the JS stack limit.
 
-use crate::engine::options::DEFAULT_TIMEOUT_MS;
-use crate::shell::options::millis_f64;
+use crate::engine::settings::DEFAULT_TIMEOUT_MS;
+use crate::shell::millis::millis_f64;
 use crate::shell::settle::Settling;
 use js_sys::Promise;
 use std::time::Duration;

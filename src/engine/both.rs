@@ -2,17 +2,17 @@
 //! of both parts is read before anything is sent; an immediate result, error or `input_required` of
 //! the call is the outcome as is.
 
-use super::call::{CallOptions, CallTool};
-use super::options::{WaitOptions, DETACHED_CANCEL_TIMEOUT_MS};
+use super::call::{CallSettings, CallTool};
+use super::settings::{WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
 use super::wait::{Seed, Wait};
-use super::{next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue};
+use super::{next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
 use crate::json::Json;
 use crate::proto::request::Call;
 
 /// The call, with the options of the wait it may start (dropped with it once the wait runs).
 struct CallPart<V> {
     call: CallTool<V>,
-    wait_opts: WaitOptions,
+    wait_opts: WaitSettings,
 }
 
 /// The part running. Not boxed: the machine is one allocation of one size for its whole life, so the
@@ -40,8 +40,8 @@ impl<J: Json> CallAndAwait<J> {
     pub fn new(
         name: String,
         arguments: Option<J>,
-        call_opts: CallOptions<J>,
-        wait_opts: WaitOptions,
+        call_opts: CallSettings<J>,
+        wait_opts: WaitSettings,
         now: Millis,
     ) -> Self {
         Self {
@@ -79,9 +79,9 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
             return Some(a);
         }
         let action = self.machine().next_action()?;
-        let Action::Finish(Finish::Resolve(Outcome::Task(status))) = action else { return Some(action) };
+        let Action::Finish(Finish::Resolve(Verdict::Task(status))) = action else { return Some(action) };
         let Phase::Call(part) = &self.phase else {
-            return Some(Action::Finish(Finish::Resolve(Outcome::Task(status))));
+            return Some(Action::Finish(Finish::Resolve(Verdict::Task(status))));
         };
         let wait_opts = part.wait_opts;
         if let Some(reason) = self.wait_aborted.take() {
@@ -100,7 +100,7 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
                 self.phase = Phase::Wait(w);
                 Some(Action::NextPart)
             }
-            Err(m) => Some(Action::Finish(Finish::Resolve(Outcome::Error(Failure::protocol("tools/call", m, status))))),
+            Err(m) => Some(Action::Finish(Finish::Resolve(Verdict::Error(Failure::protocol("tools/call", m, status))))),
         }
     }
 

@@ -2,16 +2,16 @@
 
 use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
-use super::options::{Bounds, InputMode, DEFAULT_MIN_POLL_INTERVAL_MS};
-use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue};
+use super::settings::{Bounds, InputMode, DEFAULT_MIN_POLL_INTERVAL_MS};
+use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
 use crate::proto::request::Call;
-use crate::proto::rpc::Reply;
+use crate::proto::rpc::RequestEnd;
 
-/// Options of `callTool`.
+/// The settings of a `tools/call` (what `callTool`'s options become).
 #[derive(Clone, Debug, Default)]
-pub struct CallOptions<V> {
+pub struct CallSettings<V> {
     /// Time bounds (the whole call, MRTR rounds and handlers included).
     pub bounds: Bounds,
     /// Where MRTR answers come from.
@@ -46,7 +46,7 @@ pub struct CallTool<V> {
 
 impl<J: Json> CallTool<J> {
     /// Sends `tools/call` for `name` at `now`.
-    pub fn new(name: String, arguments: Option<J>, opts: CallOptions<J>, now: Millis) -> Self {
+    pub fn new(name: String, arguments: Option<J>, opts: CallSettings<J>, now: Millis) -> Self {
         let deadline = opts.bounds.timeout_ms.map(|t| later(now, t));
         let mut c = Self {
             name,
@@ -91,8 +91,8 @@ impl<J: Json> CallTool<J> {
     fn on_result(&mut self, value: J, now: Millis) {
         match read_call_result(value.clone()) {
             Err(m) => self.fail(Failure::protocol("tools/call", m, value)),
-            Ok(CallReply::Complete(r)) => self.finish(Finish::Resolve(Outcome::Result(r))),
-            Ok(CallReply::Task(view)) => self.finish(Finish::Resolve(Outcome::Task(view.object))),
+            Ok(CallReply::Complete(r)) => self.finish(Finish::Resolve(Verdict::Result(r))),
+            Ok(CallReply::Task(view)) => self.finish(Finish::Resolve(Verdict::Task(view.object))),
             Ok(CallReply::InputRequired(m)) if m.requests.is_empty() => {
                 // Only a requestState: the next round.
                 self.next_round(None, m.request_state, now);
@@ -100,7 +100,7 @@ impl<J: Json> CallTool<J> {
             Ok(CallReply::InputRequired(m)) => {
                 let mut desk = InputDesk::new(self.mode);
                 match desk.offer(&m.requests, &m.object, &mut self.out) {
-                    Err(Stop::Return) => return self.finish(Finish::Resolve(Outcome::InputRequired(m.object))),
+                    Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::InputRequired(m.object))),
                     Err(Stop::Fail(f)) => return self.fail(f),
                     Ok(()) => {}
                 }
@@ -115,7 +115,7 @@ impl<J: Json> CallTool<J> {
             Err(Stop::Fail(f)) => return self.fail(f),
             Err(Stop::Return) => {
                 let status = m.object.clone();
-                return self.finish(Finish::Resolve(Outcome::InputRequired(status)));
+                return self.finish(Finish::Resolve(Verdict::InputRequired(status)));
             }
             Ok(()) => {}
         }
@@ -151,7 +151,7 @@ impl<J: Json> CallTool<J> {
     }
 
     fn fail(&mut self, f: Failure<J>) {
-        self.finish(Finish::Resolve(Outcome::Error(f)));
+        self.finish(Finish::Resolve(Verdict::Error(f)));
     }
 
     fn finish(&mut self, finish: Finish<J>) {
@@ -177,10 +177,10 @@ impl<J: Json> Machine<J> for CallTool<J> {
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
                     match reply {
-                        Reply::Result(v) => self.on_result(v, now),
-                        Reply::RpcError(e) => self.fail(Failure::rpc("tools/call", e)),
-                        Reply::Transport(_) if self.flights.past_deadline(now) => {} // the deadline, below
-                        Reply::Transport(e) => {
+                        RequestEnd::Result(v) => self.on_result(v, now),
+                        RequestEnd::RpcError(e) => self.fail(Failure::rpc("tools/call", e)),
+                        RequestEnd::Transport(_) if self.flights.past_deadline(now) => {} // the deadline, below
+                        RequestEnd::Transport(e) => {
                             let failure = Flights::loss(&f, e, now).failure(&f, ("name", &self.name), None);
                             self.fail(failure);
                         }

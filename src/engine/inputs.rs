@@ -7,7 +7,7 @@
 //! last of them answers, and polls in between ask nothing again. Keys the input function leaves out of
 //! its answer stay reserved too (they are not asked again during this wait).
 
-use super::options::InputMode;
+use super::settings::InputMode;
 use super::{sorted, Action, AskId, Failure, Queue};
 use crate::json::Json;
 use crate::proto::input::{check_response, read_input_request, InputKind};

@@ -9,17 +9,17 @@ pub mod both;
 pub mod call;
 pub mod flights;
 pub mod inputs;
-pub mod options;
-pub mod outcome;
 pub mod retry;
 mod seen;
+pub mod settings;
 pub mod step;
+pub mod verdict;
 pub mod wait;
 
 use crate::proto::input::InputKind;
 use crate::proto::request::Call;
-use crate::proto::rpc::Reply;
-pub use outcome::{Cause, ErrorKind, Failure, Outcome};
+use crate::proto::rpc::RequestEnd;
+pub use verdict::{ErrorKind, Failure, FailureCause, Verdict};
 
 /// Milliseconds on the driver's monotonic clock.
 pub type Millis = u64;
@@ -42,7 +42,7 @@ pub enum Event<V> {
         /// Which request.
         req: ReqId,
         /// How it ended.
-        reply: Reply<V>,
+        reply: RequestEnd<V>,
     },
     /// An input handler (or the input function) resolved with `value` (not yet checked).
     Answer {
@@ -165,7 +165,7 @@ pub enum Action<V> {
 #[derive(Clone, Debug)]
 pub enum Finish<V> {
     /// Resolve the promise with this outcome.
-    Resolve(Outcome<V>),
+    Resolve(Verdict<V>),
     /// Reject the promise with this value (abort reason or a callback's exception).
     Reject(V),
 }

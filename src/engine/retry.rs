@@ -1,7 +1,7 @@
 //! Backoff with jitter for re-issuing requests that failed without an answer. The randomness is a
 //! seeded xorshift generator, so the machines stay deterministic under a fixed seed.
 
-use super::options::RETRY_BASE_MS;
+use super::settings::RETRY_BASE_MS;
 
 /// The backoff schedule of one machine.
 #[derive(Clone, Debug)]

@@ -3,12 +3,12 @@
 //! the deadline); a `tasks/update` never is.
 
 use super::flights::{Flight, Flights, Lost};
-use super::options::{Bounds, Retry, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
-use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue};
+use super::settings::{Bounds, Retry, RETRY_MIN_LEFT_MS};
+use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
 use crate::json::Json;
 use crate::proto::request::Call;
-use crate::proto::rpc::Reply;
+use crate::proto::rpc::RequestEnd;
 use crate::proto::task::{read_task, Source};
 
 /// The single-request machine.
@@ -46,7 +46,7 @@ impl<J: Json> Step<J> {
         if bounds.timeout_ms == Some(0) {
             // No time at all: the timeout, and nothing sent (as awaitTask).
             let f = Failure::timeout(("taskId", &s.task_id), 0, None);
-            s.finish(Finish::Resolve(Outcome::Error(f)));
+            s.finish(Finish::Resolve(Verdict::Error(f)));
         } else {
             s.send(now);
         }
@@ -58,26 +58,26 @@ impl<J: Json> Step<J> {
         self.flights.send(0, self.call.clone(), now, &mut self.out);
     }
 
-    fn outcome(&self, method: &'static str, reply: Reply<J>) -> Outcome<J> {
+    fn outcome(&self, method: &'static str, reply: RequestEnd<J>) -> Verdict<J> {
         match reply {
-            Reply::Result(v) if method == "tasks/get" => match read_task(&v, Source::Get) {
-                Ok(view) if view.task_id == self.task_id => Outcome::Status(view.object),
+            RequestEnd::Result(v) if method == "tasks/get" => match read_task(&v, Source::Get) {
+                Ok(view) if view.task_id == self.task_id => Verdict::Status(view.object),
                 Ok(view) => {
                     let m =
                         ["tasks/get for task ", self.task_id.as_str(), " answered with task ", view.task_id.as_str()]
                             .concat();
-                    Outcome::Error(Failure::protocol(method, m, v))
+                    Verdict::Error(Failure::protocol(method, m, v))
                 }
-                Err(m) => Outcome::Error(Failure::protocol(method, m, v)),
+                Err(m) => Verdict::Error(Failure::protocol(method, m, v)),
             },
-            Reply::Result(v) if v.is_object() => Outcome::Ack,
-            Reply::Result(v) => Outcome::Error(Failure::protocol(
+            RequestEnd::Result(v) if v.is_object() => Verdict::Ack,
+            RequestEnd::Result(v) => Verdict::Error(Failure::protocol(
                 method,
                 [method, " answered with a result that is not an object"].concat(),
                 v,
             )),
-            Reply::RpcError(e) => Outcome::Error(Failure::rpc(method, e)),
-            Reply::Transport(e) => Outcome::Error(Failure::transport(method, e)),
+            RequestEnd::RpcError(e) => Verdict::Error(Failure::rpc(method, e)),
+            RequestEnd::Transport(e) => Verdict::Error(Failure::transport(method, e)),
         }
     }
 
@@ -93,7 +93,7 @@ impl<J: Json> Step<J> {
             }
         }
         let failure = lost.failure(f, ("taskId", &self.task_id), None);
-        self.finish(Finish::Resolve(Outcome::Error(failure)));
+        self.finish(Finish::Resolve(Verdict::Error(failure)));
     }
 
     fn finish(&mut self, finish: Finish<J>) {
@@ -115,8 +115,8 @@ impl<J: Json> Machine<J> for Step<J> {
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
                     match reply {
-                        Reply::Transport(_) if self.flights.past_deadline(now) => {}
-                        Reply::Transport(e) => {
+                        RequestEnd::Transport(_) if self.flights.past_deadline(now) => {}
+                        RequestEnd::Transport(e) => {
                             let lost = Flights::loss(&f, e, now);
                             self.on_lost(&f, lost, now);
                         }
@@ -136,7 +136,7 @@ impl<J: Json> Machine<J> for Step<J> {
         }
         if self.flights.past_deadline(now) {
             let f = Failure::timeout(("taskId", &self.task_id), self.timeout_ms.unwrap_or_default(), None);
-            return self.finish(Finish::Resolve(Outcome::Error(f)));
+            return self.finish(Finish::Resolve(Verdict::Error(f)));
         }
         if let Some(f) = self.flights.take_expired(now, &mut self.out) {
             self.on_lost(&f, Lost::Timeout, now);

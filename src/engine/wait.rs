@@ -15,15 +15,15 @@
 
 use super::flights::{Flights, Lost};
 use super::inputs::{InputDesk, Stop};
-use super::options::{InputMode, WaitOptions, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::retry::Backoff;
 use super::seen::Seen;
+use super::settings::{InputMode, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::{
-    later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Outcome, Queue, StreamEvent,
+    later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, StreamEvent, Verdict,
 };
 use crate::json::{Json, Kind};
 use crate::proto::request::Call;
-use crate::proto::rpc::{read_rejection, read_rpc_error, Reply, RpcError};
+use crate::proto::rpc::{read_rejection, read_rpc_error, RequestEnd, RpcError};
 use crate::proto::task::{age_ms, read_task, Source, TaskState, TaskView};
 
 /// What the wait starts from.
@@ -98,7 +98,7 @@ struct Unacked<V> {
 #[derive(Debug)]
 pub struct Wait<V> {
     task_id: String,
-    opts: WaitOptions,
+    opts: WaitSettings,
     flights: Flights,
     /// The input desk, once there is input to answer (boxed: most waits have none; a wait is kept small).
     desk: Option<Box<InputDesk<V>>>,
@@ -127,7 +127,7 @@ pub struct Wait<V> {
 
 impl<J: Json> Wait<J> {
     /// Starts waiting at `now`. `Err` when the seed is not a task id or a task status.
-    pub fn new(seed: Seed<J>, opts: WaitOptions, now: Millis) -> Result<Self, String> {
+    pub fn new(seed: Seed<J>, opts: WaitSettings, now: Millis) -> Result<Self, String> {
         Self::resume(seed, opts, &[], now)
     }
 
@@ -136,7 +136,7 @@ impl<J: Json> Wait<J> {
     /// when a status shows them outstanding.
     pub fn resume(
         seed: Seed<J>,
-        opts: WaitOptions,
+        opts: WaitSettings,
         answered: &[(String, Option<J>)],
         now: Millis,
     ) -> Result<Self, String> {
@@ -245,7 +245,7 @@ impl<J: Json> Wait<J> {
         let status = view.object.clone();
         match view.state {
             TaskState::Completed => match &view.result {
-                Some(r) if r.is_object() => self.finish(Finish::Resolve(Outcome::Result(r.clone()))),
+                Some(r) if r.is_object() => self.finish(Finish::Resolve(Verdict::Result(r.clone()))),
                 Some(_) => self.fail(protocol(
                     ["task ", self.task_id.as_str(), " completed with a result that is not an object"].concat(),
                     status,
@@ -265,7 +265,7 @@ impl<J: Json> Wait<J> {
                     self.fail(protocol(["task ", self.task_id.as_str(), " failed without an error"].concat(), status))
                 }
             },
-            TaskState::Cancelled => self.finish(Finish::Resolve(Outcome::Cancelled(status))),
+            TaskState::Cancelled => self.finish(Finish::Resolve(Verdict::Cancelled(status))),
             TaskState::InputRequired | TaskState::Working => {
                 if let Some(f) = self.update_error.take().map(|f| *f) {
                     return self.fail(f);
@@ -275,7 +275,7 @@ impl<J: Json> Wait<J> {
                 // Offering nothing to a desk that never had input does nothing: no desk is made for it.
                 if !requests.is_empty() || self.desk.is_some() {
                     match desk(&mut self.desk, self.opts.input).offer(&requests, &status, &mut self.out) {
-                        Err(Stop::Return) => return self.finish(Finish::Resolve(Outcome::InputRequired(status))),
+                        Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::InputRequired(status))),
                         Err(Stop::Fail(f)) => return self.fail(f),
                         Ok(()) => {}
                     }
@@ -395,9 +395,9 @@ impl<J: Json> Wait<J> {
         self.last.as_ref().map(|v| v.object.clone())
     }
 
-    fn on_reply(&mut self, purpose: Purpose, reply: Reply<J>, now: Millis) {
+    fn on_reply(&mut self, purpose: Purpose, reply: RequestEnd<J>, now: Millis) {
         match (purpose, reply) {
-            (Purpose::Poll, Reply::Result(v)) => {
+            (Purpose::Poll, RequestEnd::Result(v)) => {
                 self.poll_settled = Some(now);
                 self.poll_failures = 0;
                 match read_task(&v, Source::Get) {
@@ -421,18 +421,18 @@ impl<J: Json> Wait<J> {
                     }
                 }
             }
-            (Purpose::Poll, Reply::RpcError(e)) => {
+            (Purpose::Poll, RequestEnd::RpcError(e)) => {
                 self.poll_settled = Some(now);
                 self.poll_failed_rpc(e, now);
             }
-            (Purpose::Update(id), Reply::Result(_)) => self.unacked.retain(|u| u.id != id),
-            (Purpose::Update(id), Reply::RpcError(e)) => {
+            (Purpose::Update(id), RequestEnd::Result(_)) => self.unacked.retain(|u| u.id != id),
+            (Purpose::Update(id), RequestEnd::RpcError(e)) => {
                 // The task may have ended meanwhile (then the update was moot): read it before failing.
                 self.unacked.retain(|u| u.id != id);
                 self.update_error = Some(Box::new(Failure::rpc("tasks/update", e)));
                 self.read_soon(now);
             }
-            (Purpose::Poll | Purpose::Update(_), Reply::Transport(_)) => {} // handled as a loss
+            (Purpose::Poll | Purpose::Update(_), RequestEnd::Transport(_)) => {} // handled as a loss
         }
     }
 
@@ -515,8 +515,8 @@ impl<J: Json> Wait<J> {
             StreamEvent::Unsupported => self.fail(Failure::listen_unsupported()),
             StreamEvent::End => self.fall_back(now),
             StreamEvent::Failed(v) => match (self.stream, read_rejection(v)) {
-                (Stream::Opening { .. }, Reply::RpcError(e)) => self.fail(Failure::rpc("subscriptions/listen", e)),
-                (_, Reply::Transport(e)) => self.listen_failed(Lost::Failed(e), now),
+                (Stream::Opening { .. }, RequestEnd::RpcError(e)) => self.fail(Failure::rpc("subscriptions/listen", e)),
+                (_, RequestEnd::Transport(e)) => self.listen_failed(Lost::Failed(e), now),
                 _ => self.fall_back(now),
             },
             StreamEvent::Message(m) => self.on_message(m, now),
@@ -596,7 +596,7 @@ impl<J: Json> Wait<J> {
     }
 
     fn fail(&mut self, f: Failure<J>) {
-        self.finish(Finish::Resolve(Outcome::Error(f)));
+        self.finish(Finish::Resolve(Verdict::Error(f)));
     }
 
     /// Ends the wait: everything in flight is stopped, then the outcome goes out.
@@ -651,11 +651,11 @@ impl<J: Json> Machine<J> for Wait<J> {
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
                     match reply {
-                        Reply::Transport(e) if !self.flights.past_deadline(now) => {
+                        RequestEnd::Transport(e) if !self.flights.past_deadline(now) => {
                             let lost = Flights::loss(&f, e, now);
                             self.on_lost(Purpose::of(f.purpose), &f, lost, now);
                         }
-                        Reply::Transport(_) => {} // the deadline is handled below
+                        RequestEnd::Transport(_) => {} // the deadline is handled below
                         reply => self.on_reply(Purpose::of(f.purpose), reply, now),
                     }
                 }
@@ -666,7 +666,7 @@ impl<J: Json> Machine<J> for Wait<J> {
                 let answered = self.desk.as_mut().map_or(Ok(()), |d| d.answer(ask, &value, &status));
                 match answered {
                     Err(Stop::Fail(f)) => self.fail(f),
-                    Err(Stop::Return) => self.finish(Finish::Resolve(Outcome::InputRequired(status))),
+                    Err(Stop::Return) => self.finish(Finish::Resolve(Verdict::InputRequired(status))),
                     Ok(()) => self.send_ready(now),
                 }
             }

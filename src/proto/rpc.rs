@@ -15,7 +15,7 @@ pub struct RpcError<V> {
 
 /// How a request ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Reply<V> {
+pub enum RequestEnd<V> {
     /// The server answered with a `result` (the value `request` resolved with).
     Result(V),
     /// The server answered with a JSON-RPC error.
@@ -37,10 +37,10 @@ pub fn read_rpc_error<J: Json>(value: &J) -> Option<RpcError<J>> {
 
 /// Sorts the value a `request` promise rejected with: a JSON-RPC error object means the server
 /// answered with an error; anything else is a transport failure.
-pub fn read_rejection<J: Json>(value: J) -> Reply<J> {
+pub fn read_rejection<J: Json>(value: J) -> RequestEnd<J> {
     match read_rpc_error(&value) {
-        Some(e) => Reply::RpcError(e),
-        None => Reply::Transport(value),
+        Some(e) => RequestEnd::RpcError(e),
+        None => RequestEnd::Transport(value),
     }
 }
 

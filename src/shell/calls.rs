@@ -3,19 +3,21 @@
 //! ([`super::machines`]). `Err`: the `TypeError` of a mistake, named after the JS function (`what`),
 //! before anything is sent.
 
-use super::client::Client;
 #[cfg(feature = "journal")]
-use super::journal::{self, store::Store, Journal};
+use super::journal::{self, Journal};
 use super::machines;
-use super::options::{AwaitOptions, CallOptions};
 use super::settle::{type_error, Driving};
+use crate::api::client::Client;
+use crate::api::options::{AwaitOptions, CallOptions};
+#[cfg(feature = "journal")]
+use crate::api::store::JournalStore;
 use crate::engine::wait::Seed;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 /// The journal of a call on `client` whose options name `store` (`None`: not journaled).
 #[cfg(feature = "journal")]
-fn journal_of(what: &str, client: &dyn Client, store: Option<Store>) -> Result<Option<Journal>, JsValue> {
+fn journal_of(what: &str, client: &dyn Client, store: Option<JournalStore>) -> Result<Option<Journal>, JsValue> {
     let Some(store) = store else { return Ok(None) };
     Journal::on(store, client.id()).map(Some).map_err(|m| type_error(what, m))
 }

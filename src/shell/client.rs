@@ -1,101 +1,22 @@
-//! The clients the engine drives: the [`Client`] trait, and [`JsClient`], any JS object with a
-//! `request` function (the transports of the package, an application's own object).
+//! The JS client objects the engine drives ([`ClientObject`]: any JS object with a `request`
+//! function — the transports of the package, an application's own object), as a
+//! [`Client`](crate::api::client::Client).
 
-use super::hooks::{js_handler, Handlers};
-use super::reply::{called, Reply};
+use super::hooks::js_handler;
+use super::millis::duration_of_millis;
+use super::reply::called;
 use super::values::{as_function, entries, field, is_plain_object, js_string};
+use crate::api::callbacks::{Handlers, Reply};
+use crate::api::client::{Client, RequestOptions};
 use js_sys::{Function, Object, Reflect};
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
-
-/// What every request is sent with.
-///
-/// ```no_run
-/// # fn f(options: mcp_tasks_wasm::RequestOptions) {
-/// if options.signal.aborted() { /* the engine gave the request up */ }
-/// # }
-/// ```
-#[derive(Clone, Debug)]
-pub struct RequestOptions {
-    /// Aborted when the engine gives the request up (its bound, the deadline, the call's end).
-    pub signal: web_sys::AbortSignal,
-    /// The time the request may take, as a hint (the engine enforces it itself); `None`: only the
-    /// call's deadline bounds it.
-    pub timeout_ms: Option<u64>,
-}
-
-/// A client the engine can drive: it sends JSON-RPC requests and, optionally, opens the
-/// `subscriptions/listen` stream. Implement it to make a Rust type a client (the crate's functions
-/// take `&C` where `C: Client + Clone + 'static`; keep the type cheap to clone, e.g. an `Rc` inside).
-///
-/// ```no_run
-/// use mcp_tasks_wasm::{Client, Reply, RequestOptions};
-/// use wasm_bindgen::JsValue;
-///
-/// /// A client that logs each request and hands it to another client. A wrapper forwards every
-/// /// method: the defaults would drop the inner client's capabilities, timeout, handlers and id.
-/// #[derive(Clone)]
-/// struct Logged<C>(C);
-///
-/// impl<C: Client> Client for Logged<C> {
-///     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
-///         web_sys::console::log_1(&method.into());
-///         self.0.request(method, params, options)
-///     }
-///     fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
-///         self.0.listen(params, signal)
-///     }
-///     fn client_capabilities(&self) -> Option<JsValue> {
-///         self.0.client_capabilities()
-///     }
-///     fn request_timeout(&self) -> Option<std::time::Duration> {
-///         self.0.request_timeout()
-///     }
-///     fn input_handlers(&self) -> mcp_tasks_wasm::Handlers {
-///         self.0.input_handlers()
-///     }
-///     fn id(&self) -> Option<String> {
-///         self.0.id()
-///     }
-/// }
-/// ```
-pub trait Client {
-    /// Sends `method` with `params`: resolves with the JSON-RPC `result`; rejects with a JSON-RPC error
-    /// object `{code, message, data?}` when the server answered with one, with anything else on a
-    /// transport failure.
-    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply;
-
-    /// Opens `subscriptions/listen` with `params`: resolves with an async iterable of notifications
-    /// (JS); `None` when the client cannot listen.
-    fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply>;
-
-    /// The client's own capabilities (the tasks extension is merged into them); `None`: none.
-    fn client_capabilities(&self) -> Option<JsValue> {
-        None
-    }
-
-    /// The client's default per-request timeout; `None`: none.
-    fn request_timeout(&self) -> Option<Duration> {
-        None
-    }
-
-    /// The client's input handlers (used when the options give none).
-    fn input_handlers(&self) -> Handlers {
-        Handlers::default()
-    }
-
-    /// The server the client's journaled tasks belong to (a task id is unique only on its server);
-    /// `None`: the client cannot journal.
-    fn id(&self) -> Option<String> {
-        None
-    }
-}
 
 /// A JS client object, read once: its `request` and `listen` functions, `clientCapabilities`,
 /// `requestTimeoutMs` and `inputHandlers` (the JS exports' reading; the Rust API's `JsClient` wraps
 /// it).
 #[derive(Clone, Debug)]
-pub struct JsClient {
+pub struct ClientObject {
     /// The client object (`this` of its functions).
     pub object: JsValue,
     request: Function,
@@ -105,7 +26,7 @@ pub struct JsClient {
     handlers: JsValue,
 }
 
-impl JsClient {
+impl ClientObject {
     /// Reads a duck-typed client: any object with a `request` function (and optionally `listen`).
     /// `Err` carries the message of the `TypeError` to reject with.
     #[doc(hidden)]
@@ -144,7 +65,7 @@ const TIMEOUT_MESSAGE: &str = "requestTimeoutMs must be a non-negative number of
 pub struct NotMillis;
 
 /// A duration property in milliseconds: `None` when absent, `Err` unless a non-negative number
-/// (`Infinity`: [`super::options::NO_DEADLINE`]; fractions round up).
+/// (`Infinity`: no bound; fractions round up).
 pub fn read_millis(o: &JsValue, key: &str) -> Result<Option<Duration>, NotMillis> {
     match field(o, key) {
         None => Ok(None),
@@ -155,25 +76,17 @@ pub fn read_millis(o: &JsValue, key: &str) -> Result<Option<Duration>, NotMillis
     }
 }
 
-/// A duration of `n` milliseconds (rounded up; `Infinity` and beyond `u64` ms: no bound).
-pub fn duration_of_millis(n: f64) -> Duration {
-    if n >= 18_446_744_073_709_551_615.0 {
-        return super::options::NO_DEADLINE;
-    }
-    Duration::from_millis(n.ceil() as u64)
-}
-
 /// The input handlers of a JS handlers object (each called with the object as `this`).
 pub fn js_handlers(handlers: &JsValue) -> Handlers {
     let get = |name: &str| field(handlers, name).and_then(|f| as_function(&f)).map(|f| js_handler(f, handlers.clone()));
     Handlers { form: get("form"), url: get("url"), sampling: get("sampling"), roots: get("roots") }
 }
 
-impl JsClient {
+impl ClientObject {
     /// `true` when `other` is the same reading of the same object: the same functions, no
     /// capabilities, the same request timeout and handlers (so one may serve in place of the other).
     #[doc(hidden)]
-    pub fn same_as(&self, other: &JsClient) -> bool {
+    pub fn same_as(&self, other: &ClientObject) -> bool {
         let same = |a: &JsValue, b: &JsValue| Object::is(a, b);
         same(&self.object, &other.object)
             && same(&self.request, &other.request)
@@ -199,7 +112,7 @@ fn options_object(signal: &web_sys::AbortSignal, timeout_ms: Option<u64>) -> JsV
     o.into()
 }
 
-impl Client for JsClient {
+impl Client for ClientObject {
     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
         let opts = options_object(&options.signal, options.timeout_ms);
         called(self.request.call3(&self.object, &js_string(method), &params, &opts))
@@ -222,7 +135,9 @@ impl Client for JsClient {
         js_handlers(&self.handlers)
     }
 
-    /// The object's `id` when it is a non-empty string (read at each call: the app may set it late).
+    /// The object's `id` when it is a non-empty string (read at each call: the app may set it late;
+    /// only a journal reads it).
+    #[cfg(feature = "journal")]
     fn id(&self) -> Option<String> {
         field(&self.object, "id").and_then(|id| id.as_string()).filter(|id| !id.is_empty())
     }

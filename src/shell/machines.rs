@@ -2,15 +2,17 @@
 //! and returns the future that drives it against a [`Client`] to its end ([`super::calls`] chooses
 //! between these and the task journal's calls, for both APIs).
 
-use super::client::Client;
 use super::clock::now;
-use super::hooks::{Handlers, Hooks};
-use super::options::{bounds, input_mode, retry, AwaitOptions, CallOptions, Input, StepOptions};
+use super::hooks::Hooks;
 use super::run::{drive, Spec};
+use super::settings::{bounds, input_mode, retry};
 use super::settle::Driving;
+use crate::api::callbacks::Handlers;
+use crate::api::client::Client;
+use crate::api::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use crate::engine::both::CallAndAwait;
-use crate::engine::call::{CallOptions as EngineCallOptions, CallTool};
-use crate::engine::options::WaitOptions;
+use crate::engine::call::{CallSettings, CallTool};
+use crate::engine::settings::WaitSettings;
 use crate::engine::step::Step;
 use crate::engine::wait::{Seed, Wait};
 use crate::engine::{AbortScope, Machine};
@@ -39,9 +41,9 @@ fn signal_value(signal: &Option<web_sys::AbortSignal>) -> Option<JsValue> {
 }
 
 /// The engine options and callbacks of a `tools/call`.
-fn call_part(client: &dyn Client, o: CallOptions) -> (EngineCallOptions<JsValue>, Hooks) {
+fn call_part(client: &dyn Client, o: CallOptions) -> (CallSettings<JsValue>, Hooks) {
     let hooks = input_hooks(client, &o.input, o.input_handlers);
-    let opts = EngineCallOptions {
+    let opts = CallSettings {
         bounds: bounds(o.timeout, o.request_timeout, client.request_timeout()),
         input: input_mode(&o.input, &hooks.handlers),
         input_responses: o.input_responses,
@@ -51,7 +53,7 @@ fn call_part(client: &dyn Client, o: CallOptions) -> (EngineCallOptions<JsValue>
 }
 
 /// The engine options and callbacks of a wait; `Err` when the floor is above the ceiling.
-fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitOptions, Hooks), String> {
+fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitSettings, Hooks), String> {
     let mut hooks = input_hooks(client, &o.input, o.input_handlers.clone());
     hooks.on_status = o.on_status.clone();
     let opts = o.engine(&hooks.handlers, client.request_timeout()).map_err(str::to_owned)?;

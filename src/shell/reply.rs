@@ -1,20 +1,13 @@
-//! What a request, a callback or a store gave, as a future: [`Reply`], and how a JS value, a promise or
+//! What a request, a callback or a store gave, as a future ([`Reply`]): how a JS value, a promise or
 //! a call's result becomes one. Application code's values are settled as `await` would settle them.
 
 use super::values::adopt;
+use crate::api::callbacks::Reply;
 use std::future::Future;
 use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-/// A JS-shaped answer on its way: resolves with the value, rejects with the rejection value.
-///
-/// ```no_run
-/// use mcp_tasks_wasm::Reply;
-/// let answer: Reply = Box::pin(async { Ok(wasm_bindgen::JsValue::TRUE) });
-/// ```
-pub type Reply = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
 /// A future that is the settlement of `promise` (a native promise the module made, or one of the host's).
 pub fn settled(promise: js_sys::Promise) -> Reply {

@@ -11,20 +11,21 @@
 //! Dropping the future (a Rust caller that stops awaiting) ends the run on the spot: every request and
 //! handler call in flight is aborted, the stream closed, the signals unwatched — nothing more is sent.
 
-use super::client::{Client, RequestOptions};
 use super::clock::now;
-use super::hooks::{AskContext, HandlerFn, Hooks};
+use super::hooks::Hooks;
 use super::inbox::Inbox;
 use super::live::{Counted, Counter};
-use super::reply::Reply;
 use super::settle::{Driving, Ended, Settled};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
 use super::values::{adopt, as_function, deep_freeze, field, js_string};
+use crate::api::callbacks::Reply;
+use crate::api::callbacks::{AskContext, HandlerFn};
+use crate::api::client::{Client, RequestOptions};
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
 use crate::proto::request::{with_tasks_extension, Call};
-use crate::proto::rpc::{read_rejection, Reply as RpcReply};
+use crate::proto::rpc::{read_rejection, RequestEnd};
 use js_sys::{Reflect, Symbol};
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
@@ -215,7 +216,7 @@ impl Run {
             let action = self.machine.next_action()?;
             match action {
                 Action::Finish(Finish::Resolve(o)) => {
-                    return Some(self.thrown.take().map_or(Ok(Ended::Outcome(o)), Err))
+                    return Some(self.thrown.take().map_or(Ok(Ended::Verdict(o)), Err))
                 }
                 Action::Finish(Finish::Reject(v)) => return Some(Err(v)),
                 action => self.perform(action),
@@ -363,7 +364,7 @@ impl Run {
             if let Poll::Ready(settled) = f.reply.as_mut().poll(cx) {
                 let f = self.untrack(i);
                 return Poll::Ready(match (f.what, settled) {
-                    (Waiting::Request(req), Ok(v)) => Event::Reply { req, reply: RpcReply::Result(v) },
+                    (Waiting::Request(req), Ok(v)) => Event::Reply { req, reply: RequestEnd::Result(v) },
                     (Waiting::Request(req), Err(e)) => Event::Reply { req, reply: read_rejection(e) },
                     (Waiting::Ask(ask), Ok(value)) => Event::Answer { ask, value },
                     (Waiting::Ask(_), Err(error)) => Event::Throw { error },

@@ -2,8 +2,8 @@
 //! object another waiter of a journaled task broadcast — or the value it rejects with. The JS exports
 //! write it as the tagged outcome object ([`settle`]); the Rust API reads it as its typed outcome.
 
-use super::outcome::outcome_to_js;
-use crate::engine::Outcome;
+use super::tagged::outcome_to_js;
+use crate::engine::Verdict;
 use std::future::Future;
 use std::pin::Pin;
 use wasm_bindgen::JsValue;
@@ -12,7 +12,7 @@ use wasm_bindgen::JsValue;
 #[derive(Debug)]
 pub enum Ended {
     /// The engine's outcome (results, statuses and responses the very JS values that arrived).
-    Outcome(Outcome<JsValue>),
+    Verdict(Verdict<JsValue>),
     /// The tagged outcome object another waiter of the task (another tab or worker) broadcast, as it
     /// arrived (cargo feature `journal`).
     #[cfg(feature = "journal")]
@@ -32,7 +32,7 @@ pub type Settling = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 /// The tagged outcome object of `ended`.
 pub fn ended_to_js(ended: Ended) -> JsValue {
     match ended {
-        Ended::Outcome(o) => outcome_to_js(&o),
+        Ended::Verdict(o) => outcome_to_js(&o),
         #[cfg(feature = "journal")]
         Ended::Told(object) => object,
     }

@@ -15,14 +15,16 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use mcp_tasks_wasm::engine::both::CallAndAwait;
-use mcp_tasks_wasm::engine::call::{CallOptions, CallTool};
-use mcp_tasks_wasm::engine::options::{Bounds, HandlerSet, InputMode, Retry, WaitOptions, DETACHED_CANCEL_TIMEOUT_MS};
+use mcp_tasks_wasm::engine::call::{CallSettings, CallTool};
+use mcp_tasks_wasm::engine::settings::{
+    Bounds, HandlerSet, InputMode, Retry, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS,
+};
 use mcp_tasks_wasm::engine::step::Step;
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
-use mcp_tasks_wasm::engine::{AbortScope, Action, AskId, Event, Finish, Machine, Outcome, ReqId, StreamEvent};
+use mcp_tasks_wasm::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent, Verdict};
 use mcp_tasks_wasm::proto::input::{read_input_request, InputKind};
 use mcp_tasks_wasm::proto::request::Call;
-use mcp_tasks_wasm::proto::rpc::{read_rejection, Reply};
+use mcp_tasks_wasm::proto::rpc::{read_rejection, RequestEnd};
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 
@@ -1007,7 +1009,7 @@ pub struct World<'s> {
     machine: Box<dyn Machine<Value>>,
     subject: &'static str,
     phase: Phase,
-    opts: WaitOptions,
+    opts: WaitSettings,
     deadline: Option<u64>,
     reqs: Vec<Req>,
     settled: Vec<ReqId>,
@@ -1108,12 +1110,12 @@ impl World<'_> {
 }
 
 /// The options every machine of a scenario gets.
-fn wait_options(o: &Opts) -> WaitOptions {
+fn wait_options(o: &Opts) -> WaitSettings {
     let (mut min, mut max) = (o.min_poll.ms(), o.max_poll.ms());
     if min > max {
         std::mem::swap(&mut min, &mut max);
     }
-    WaitOptions {
+    WaitSettings {
         bounds: Bounds {
             timeout_ms: match o.timeout {
                 Bound::Default => Some(60_000),
@@ -1152,7 +1154,7 @@ impl<'s> World<'s> {
     /// Builds the machine at time 0; `None` when it refuses to start (a broken seed).
     fn new(s: &'s Scenario, rules: Rules, verbose: bool) -> Option<Self> {
         let opts = wait_options(&s.opts);
-        let call_opts = || CallOptions { bounds: opts.bounds, input: opts.input, ..CallOptions::default() };
+        let call_opts = || CallSettings { bounds: opts.bounds, input: opts.input, ..CallSettings::default() };
         let mut preanswered = Vec::new();
         let (machine, subject, phase): (Box<dyn Machine<Value>>, _, _) = match &s.subject {
             Subject::WaitId => {
@@ -1293,19 +1295,19 @@ impl<'s> World<'s> {
         }
         let r = self.reqs.remove(at);
         let reply = match spec {
-            ReplySpec::Result(s) => Reply::Result(self.result_for(r.method, s)),
+            ReplySpec::Result(s) => RequestEnd::Result(self.result_for(r.method, s)),
             ReplySpec::RpcError(e) => read_rejection(e.json()),
             ReplySpec::Failure(f) => read_rejection(f.json()),
             ReplySpec::Never => return,
         };
         let how = match reply {
-            Reply::Result(_) => Settled::Result,
-            Reply::RpcError(_) => Settled::RpcError,
-            Reply::Transport(_) => Settled::Lost,
+            RequestEnd::Result(_) => Settled::Result,
+            RequestEnd::RpcError(_) => Settled::RpcError,
+            RequestEnd::Transport(_) => Settled::Lost,
         };
         self.settle(&r, how);
         let sum = if self.verbose { summary(&reply) } else { String::new() };
-        let read = self.phase == Phase::Wait && r.method == "tasks/get" && matches!(reply, Reply::Result(_));
+        let read = self.phase == Phase::Wait && r.method == "tasks/get" && matches!(reply, RequestEnd::Result(_));
         let terminal = read && !self.stream_open && is_terminal(&reply);
         self.deliver(Event::Reply { req: r.id, reply }, || format!("reply {} {} -> {sum}", r.id.0, r.method));
         if terminal && !self.finished {
@@ -1479,7 +1481,7 @@ impl<'s> World<'s> {
             return;
         }
         let Some(&id) = self.settled.last() else { return };
-        let reply = Reply::Result(self.result_for("tasks/get", spec));
+        let reply = RequestEnd::Result(self.result_for("tasks/get", spec));
         let quiet = self.machine.wake_at().is_none_or(|w| w > self.now);
         let before = self.machine.wake_at();
         self.note(|w| format!("{} stale reply to {}", w.now, id.0));
@@ -1543,7 +1545,7 @@ impl<'s> World<'s> {
         let late_req = self.settled.last().copied().unwrap_or(ReqId(1));
         let probes: Vec<Event<Value>> = vec![
             Event::Tick,
-            Event::Reply { req: late_req, reply: Reply::Result(json!({"taskId": TASK, "status": "completed"})) },
+            Event::Reply { req: late_req, reply: RequestEnd::Result(json!({"taskId": TASK, "status": "completed"})) },
             Event::Answer { ask: late_ask, value: json!({"tag": "ok", "response": {"action": "decline"}}) },
             Event::Stream(StreamEvent::End),
             Event::Throw { error: json!("late") },
@@ -1878,14 +1880,14 @@ impl<'s> World<'s> {
             self.violation("Finish left requests, asks or the stream behind");
         }
         let tag = match &f {
-            Finish::Resolve(Outcome::Error(e)) => {
+            Finish::Resolve(Verdict::Error(e)) => {
                 let cause = e.to_json().pointer("/cause/type").and_then(Value::as_str).unwrap_or("?").to_owned();
                 format!("error {cause}")
             }
             Finish::Resolve(o) => o.to_json().get("tag").and_then(Value::as_str).unwrap_or("?").to_owned(),
             Finish::Reject(_) => "rejected".to_owned(),
         };
-        if let Finish::Resolve(Outcome::Result(r)) = &f {
+        if let Finish::Resolve(Verdict::Result(r)) = &f {
             if !r.is_object() {
                 self.violation("resolved with a result that is not an object");
             }
@@ -1981,8 +1983,8 @@ impl<'s> World<'s> {
 }
 
 /// A result whose `status` is completed, failed or cancelled.
-fn is_terminal(r: &Reply<Value>) -> bool {
-    let Reply::Result(v) = r else { return false };
+fn is_terminal(r: &RequestEnd<Value>) -> bool {
+    let RequestEnd::Result(v) = r else { return false };
     matches!(v.get("status").and_then(Value::as_str), Some("completed" | "failed" | "cancelled"))
 }
 
@@ -2041,11 +2043,11 @@ fn answer_value(spec: AnswerSpec, a: &RunningAsk) -> Value {
     }
 }
 
-fn summary(r: &Reply<Value>) -> String {
+fn summary(r: &RequestEnd<Value>) -> String {
     match r {
-        Reply::Result(v) => format!("result {}", short(v)),
-        Reply::RpcError(e) => format!("rpc error {}", e.code),
-        Reply::Transport(v) => format!("transport {}", short(v)),
+        RequestEnd::Result(v) => format!("result {}", short(v)),
+        RequestEnd::RpcError(e) => format!("rpc error {}", e.code),
+        RequestEnd::Transport(v) => format!("transport {}", short(v)),
     }
 }
 

@@ -5,7 +5,7 @@
 use mcp_tasks_wasm::engine::{Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
 use mcp_tasks_wasm::proto::input::InputKind;
 use mcp_tasks_wasm::proto::request::{with_tasks_extension, Call};
-use mcp_tasks_wasm::proto::rpc::{read_rejection, Reply};
+use mcp_tasks_wasm::proto::rpc::{read_rejection, RequestEnd};
 use serde_json::{json, Value};
 
 /// How the fake server answers one request.
@@ -34,7 +34,7 @@ type Server = Box<dyn FnMut(&str, &Value, u64) -> Resp>;
 type Handler = Box<dyn FnMut(Option<InputKind>, &str, &Value, u64) -> Reaction>;
 
 enum Pending {
-    Reply(ReqId, Reply<Value>),
+    Reply(ReqId, RequestEnd<Value>),
     Answer(AskId, Value),
     Throw(Value),
     Stream(StreamEvent<Value>),
@@ -215,12 +215,12 @@ impl Sim {
                 self.log(format!("{method}{}{t}", describe(&call)));
                 self.requests.push((self.now, method.to_owned(), params.clone()));
                 match (self.server)(method, &params, self.now) {
-                    Resp::Ok(d, v) => self.push(self.now + d, Pending::Reply(req, Reply::Result(v))),
+                    Resp::Ok(d, v) => self.push(self.now + d, Pending::Reply(req, RequestEnd::Result(v))),
                     Resp::Err(d, code, msg) => {
                         let e = read_rejection(json!({"code": code, "message": msg}));
                         self.push(self.now + d, Pending::Reply(req, e));
                     }
-                    Resp::Fail(d, v) => self.push(self.now + d, Pending::Reply(req, Reply::Transport(v))),
+                    Resp::Fail(d, v) => self.push(self.now + d, Pending::Reply(req, RequestEnd::Transport(v))),
                     Resp::Never => {}
                 }
             }

@@ -7,18 +7,19 @@
 //! [`AbortScope::Stop`](crate::engine::AbortScope::Stop), which never cancels the task.
 
 use super::client::{journaled, journaled_handlers, journaled_status, JournaledClient};
+use super::key::key_of;
 use super::lock::{one_waiter, told, Body};
 use super::record::Record;
-use super::store::key_of;
 use super::Journal;
+use crate::api::client::Client;
+use crate::api::options::{AwaitOptions, CallOptions, Input, NO_DEADLINE};
 use crate::engine::wait::Seed;
 use crate::engine::{AbortScope, Millis};
 use crate::json::Json;
-use crate::shell::client::Client;
 use crate::shell::clock::now;
 use crate::shell::inbox::Inbox;
 use crate::shell::machines::{self, check_await};
-use crate::shell::options::{bounds, AwaitOptions, CallOptions, Input, NO_DEADLINE};
+use crate::shell::settings::bounds;
 use crate::shell::settle::{Driving, Ended};
 use crate::shell::signals::{is_aborted, subscribe};
 use crate::shell::timer::sleep_until;
@@ -94,13 +95,13 @@ fn settle(record: Rc<Record>, run: Driving, tell: bool, limit: Limit) -> Driving
         let settled = run.await;
         limit.wait(Box::pin(record.idle())).await;
         let out = match (record.failure(), settled) {
-            (Some(f), _) => Ok(Ended::Outcome(f)),
-            (None, Ok(Ended::Outcome(outcome))) => {
+            (Some(f), _) => Ok(Ended::Verdict(f)),
+            (None, Ok(Ended::Verdict(outcome))) => {
                 if let Some(removal) = record.finish(&outcome) {
                     limit.wait(Box::pin(async move { drop(removal.await) })).await;
                 }
                 told(&record.journal().server, record.task_id().filter(|_| tell), &outcome);
-                Ok(Ended::Outcome(outcome))
+                Ok(Ended::Verdict(outcome))
             }
             (None, other) => other,
         };
@@ -153,7 +154,7 @@ pub fn await_task(
                 if left.as_ref().is_ok_and(JsValue::is_undefined) {
                     let run = machines::await_task(client, Seed::TaskId(task_id.clone()), options, None);
                     let ended = run.map_err(type_error)?.await?;
-                    if let Ended::Outcome(o) = &ended {
+                    if let Ended::Verdict(o) = &ended {
                         told(&journal.server, Some(task_id), o);
                     }
                     return Ok(ended);
@@ -166,7 +167,7 @@ pub fn await_task(
             };
             record.open(&task_id, None, status).await;
             if let Some(f) = record.failure() {
-                return Ok(Ended::Outcome(f));
+                return Ok(Ended::Verdict(f));
             }
             let limit = Limit::new(options.timeout, options.signal.as_ref());
             let watched = Rc::new(JournaledClient::new(client, record.clone(), None));

@@ -8,13 +8,13 @@
 //! the crate that does not set it), so the one method needed is declared here.
 
 use super::is_terminal;
-use super::store::key_of;
-use crate::engine::{AbortScope, Event, Outcome};
+use super::key::key_of;
+use crate::engine::{AbortScope, Event, Verdict};
 use crate::json::Json;
 use crate::shell::inbox::Inbox;
-use crate::shell::outcome::outcome_to_js;
 use crate::shell::settle::{Driving, Ended};
 use crate::shell::signals::{is_aborted, reason_of, subscribe};
+use crate::shell::tagged::outcome_to_js;
 use crate::shell::values::field;
 use js_sys::{Array, Function, Promise};
 use std::future::{poll_fn, Future};
@@ -107,7 +107,7 @@ pub fn hold(server: &str, task_id: &str) -> Option<Held> {
 
 /// Tells `outcome` to the other waiters of the task `task_id` of `server` when it is terminal, as its
 /// tagged outcome object (one that cannot be cloned is not sent: the others read the task themselves).
-pub fn told(server: &str, task_id: Option<String>, outcome: &Outcome<JsValue>) {
+pub fn told(server: &str, task_id: Option<String>, outcome: &Verdict<JsValue>) {
     let Some(task_id) = task_id.filter(|_| is_terminal(outcome)) else { return };
     if let Ok(bc) = web_sys::BroadcastChannel::new(&lock_name(server, &task_id)) {
         let _ = bc.post_message(&outcome_to_js(outcome));

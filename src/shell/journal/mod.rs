@@ -12,22 +12,22 @@
 //! - one waiter per task across the tabs and workers of an origin ([`lock`]);
 //! - a store that fails ends the call with an error outcome (`kind: "journal"`), never a silent loss.
 //!
-//! The stores themselves are JS objects behind the `Journal` interface ([`Store`]).
+//! The stores themselves are JS objects behind the `Journal` interface ([`JournalStore`]).
 
 mod calls;
 mod client;
 mod entry;
 mod hash;
+pub mod key;
 pub mod lock;
 mod record;
 mod resume;
-pub mod store;
 
 pub use calls::{await_task, call_and_await, call_tool};
-pub use resume::{pending_tasks, resume_tasks, Listing, OutcomeFn, Resuming};
-pub use store::Store;
+pub use resume::{pending_tasks, resume_tasks, Each, Listing, Resuming};
 
-use crate::engine::{Cause, Outcome};
+use crate::api::store::JournalStore;
+use crate::engine::{FailureCause, Verdict};
 use wasm_bindgen::JsValue;
 
 /// Where a journaled call records its task: the store, and the server the task belongs to (the
@@ -35,7 +35,7 @@ use wasm_bindgen::JsValue;
 #[derive(Clone, Debug)]
 pub struct Journal {
     /// The store.
-    pub store: Store,
+    pub store: JournalStore,
     /// The client's `id`.
     pub server: String,
 }
@@ -43,7 +43,7 @@ pub struct Journal {
 impl Journal {
     /// A journal of `store` for a client whose `id` is `id`: a task id is unique only on its server, so
     /// a journaled client needs a non-empty `id`. `Err`: the one message of that mistake, in both APIs.
-    pub fn on(store: Store, id: Option<String>) -> Result<Journal, &'static str> {
+    pub fn on(store: JournalStore, id: Option<String>) -> Result<Journal, &'static str> {
         match id {
             Some(server) if !server.is_empty() => Ok(Journal { store, server }),
             _ => Err("a journaled client needs an id (HTTP and stdio clients have one; set it on others)"),
@@ -53,14 +53,14 @@ impl Journal {
 
 /// An outcome after which the task can never be resumed: `ok`, `cancelled`, the task failed or
 /// expired, or the server does not know it (`-32602`).
-pub fn is_terminal(o: &Outcome<JsValue>) -> bool {
+pub fn is_terminal(o: &Verdict<JsValue>) -> bool {
     match o {
-        Outcome::Result(_) | Outcome::Status(_) | Outcome::Ack | Outcome::Cancelled(_) => true,
-        Outcome::Error(f) => match f.cause {
-            Some(Cause::TaskFailed { .. } | Cause::Expired { .. }) => true,
-            Some(Cause::RpcError { .. }) => f.code == -32602,
+        Verdict::Result(_) | Verdict::Status(_) | Verdict::Ack | Verdict::Cancelled(_) => true,
+        Verdict::Error(f) => match f.cause {
+            Some(FailureCause::TaskFailed { .. } | FailureCause::Expired { .. }) => true,
+            Some(FailureCause::RpcError { .. }) => f.code == -32602,
             _ => false,
         },
-        Outcome::Task(_) | Outcome::InputRequired(_) => false,
+        Verdict::Task(_) | Verdict::InputRequired(_) => false,
     }
 }

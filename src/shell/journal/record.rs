@@ -8,13 +8,13 @@
 
 use super::entry::{self, answered};
 use super::hash::{digest, hash_text, text_of};
+use super::key::key_of;
 use super::lock::Held;
-use super::store::key_of;
 use super::{is_terminal, Journal};
-use crate::engine::outcome::CODE_INTERNAL;
-use crate::engine::{Cause, ErrorKind, Failure, Outcome};
+use crate::api::callbacks::Reply;
+use crate::engine::verdict::CODE_INTERNAL;
+use crate::engine::{ErrorKind, Failure, FailureCause, Verdict};
 use crate::json::Json;
-use crate::shell::reply::Reply;
 use crate::shell::values::{field, js_string};
 use js_sys::Reflect;
 use std::cell::RefCell;
@@ -30,13 +30,13 @@ use wasm_bindgen_futures::spawn_local;
 /// "journal_failed", operation, error, status}}}`, made once, when the store fails (`operation`: `get`
 /// (loading the entry) or `put`; `error`: what it threw or rejected with; `task_id` and `status`, the
 /// task's last status: the task is never lost). (The removal at the end is best effort: not recorded.)
-fn failure_outcome(operation: &'static str, error: &JsValue, task_id: JsValue, status: JsValue) -> Outcome<JsValue> {
-    Outcome::Error(Failure {
+fn failure_outcome(operation: &'static str, error: &JsValue, task_id: JsValue, status: JsValue) -> Verdict<JsValue> {
+    Verdict::Error(Failure {
         code: CODE_INTERNAL,
         message: ["journal: ", operation, " failed: ", &detail(error)].concat(),
         data: Some(JsValue::object(vec![("taskId", task_id), ("operation", js_string(operation))])),
         kind: ErrorKind::Journal,
-        cause: Some(Cause::JournalFailed {
+        cause: Some(FailureCause::JournalFailed {
             operation,
             error: error.clone(),
             status: Some(status).filter(|s| !s.is_null()),
@@ -73,8 +73,10 @@ enum Write {
 struct State {
     entry: Option<JsValue>,
     key: String,
-    /// The first store failure: what the store threw, and the call's error outcome.
-    failed: Option<(JsValue, Outcome<JsValue>)>,
+    /// The first store failure: what the store threw.
+    failed: Option<JsValue>,
+    /// Its error outcome, until the call takes it ([`Record::failure`]).
+    failure: Option<Verdict<JsValue>>,
     queue: VecDeque<Write>,
     draining: bool,
     queued: u64,
@@ -116,9 +118,9 @@ impl Record {
         self.state.borrow().entry.as_ref().and_then(|e| e.get_str("taskId"))
     }
 
-    /// The first store failure.
-    pub fn failure(&self) -> Option<Outcome<JsValue>> {
-        self.state.borrow().failed.as_ref().map(|(_, outcome)| outcome.clone())
+    /// The error outcome of the first store failure, taken: the call that ends with it takes it once.
+    pub fn failure(&self) -> Option<Verdict<JsValue>> {
+        self.state.borrow_mut().failure.take()
     }
 
     /// Keeps `held` (the task's Web Lock) until [`Record::release`].
@@ -177,7 +179,7 @@ impl Record {
                 return Poll::Pending;
             }
             Poll::Ready(match &s.failed {
-                Some((error, _)) if journaled => Err(error.clone()),
+                Some(error) if journaled => Err(error.clone()),
                 _ => Ok(()),
             })
         })
@@ -199,7 +201,7 @@ impl Record {
     /// The call ended with `outcome` and the record is [`Record::idle`]: a terminal outcome removes the
     /// entry — the store's `delete`, to await (a failed removal loses nothing: the entry is found
     /// terminal, or expired, on the next resume).
-    pub fn finish(&self, outcome: &Outcome<JsValue>) -> Option<Reply> {
+    pub fn finish(&self, outcome: &Verdict<JsValue>) -> Option<Reply> {
         let key = {
             let s = self.state.borrow();
             if s.entry.is_none() || s.failed.is_some() || !is_terminal(outcome) {
@@ -280,7 +282,12 @@ impl Record {
         };
         // Outside the borrow: reading the error's message may run application code.
         let outcome = failure_outcome(operation, &e, task_id, status);
-        self.state.borrow_mut().failed.get_or_insert((e.clone(), outcome));
+        {
+            let mut s = self.state.borrow_mut();
+            if s.failed.is_none() {
+                (s.failed, s.failure) = (Some(e.clone()), Some(outcome));
+            }
+        }
         // Outside the borrow: the abort runs the signal's listeners at once.
         if let Some(c) = &self.stop {
             c.abort_with_reason(&e);

@@ -2,12 +2,13 @@
 //! as they are read), and waiting for every pending task of a server again ([`resume_tasks`]).
 
 use super::entry::expired;
-use super::store::{key_of_values, Store};
+use super::key::key_of_values;
 use super::{await_task, Journal};
+use crate::api::client::Client;
+use crate::api::options::AwaitOptions;
+use crate::api::store::JournalStore;
 use crate::engine::wait::Seed;
 use crate::json::Json;
-use crate::shell::client::Client;
-use crate::shell::options::AwaitOptions;
 use crate::shell::settle::{type_error, Ended};
 use crate::shell::values::{js_string, read_key};
 use js_sys::Array;
@@ -17,14 +18,14 @@ use std::rc::Rc;
 use std::task::Poll;
 use wasm_bindgen::JsValue;
 
-/// Called with each resumed task's outcome (as the calling API writes it) and its entry, as the
-/// outcome arrives; `Err` is what it threw (the resume then rejects with it).
-pub type OutcomeFn<T> = Rc<dyn Fn(&T, &JsValue) -> Result<(), JsValue>>;
+/// Hears each resumed task's end as it arrives: its index among the entries, its entry, and how it
+/// ended (each API writes it its way); `Err` ends the resume with that rejection.
+pub type Each = Box<dyn FnMut(u32, &JsValue, Ended) -> Result<(), JsValue>>;
 
 /// The entries `store` holds that can be resumed (with `server`, only those whose `server` is that
 /// value), as the store gave them; an entry past its TTL is deleted from the store instead. `Err`: what
 /// the store threw, or a `TypeError` when `list()` gave no array.
-pub fn pending_tasks(store: Store, server: Option<JsValue>) -> Listing {
+pub fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> Listing {
     Box::pin(async move {
         let list = store.list().await?;
         let Some(items) = list.items() else {
@@ -50,21 +51,13 @@ pub fn pending_tasks(store: Store, server: Option<JsValue>) -> Listing {
 /// [`pending_tasks`] on its way: the array of entries.
 pub type Listing = Pin<Box<dyn Future<Output = Result<Array, JsValue>>>>;
 
-/// [`resume_tasks`] on its way: each task resumed, in the order of the entries, as its entry and its
-/// outcome.
-pub type Resuming<T> = Pin<Box<dyn Future<Output = Result<Vec<(JsValue, T)>, JsValue>>>>;
+/// [`resume_tasks`] on its way: done when every task was heard.
+pub type Resuming = Pin<Box<dyn Future<Output = Result<(), JsValue>>>>;
 
 /// Awaits every pending task of `journal`'s server (each as `await_task` with `options` would, under
-/// its lock), all at once; each outcome is written with `write` (the calling API's shape: the JS
-/// object, or the typed outcome) and heard by `on_outcome` as it arrives. Rejects with the first
-/// rejection (the other waits then end).
-pub fn resume_tasks<T: 'static>(
-    client: Rc<dyn Client>,
-    journal: Journal,
-    options: AwaitOptions,
-    write: fn(Ended) -> Result<T, JsValue>,
-    on_outcome: Option<OutcomeFn<T>>,
-) -> Resuming<T> {
+/// its lock), all at once; `each` hears each end as it arrives. Rejects with the first rejection (the
+/// other waits then end).
+pub fn resume_tasks(client: Rc<dyn Client>, journal: Journal, options: AwaitOptions, mut each: Each) -> Resuming {
     Box::pin(async move {
         let server = JsValue::from_str(&journal.server);
         let entries = pending_tasks(journal.store.clone(), Some(server)).await?;
@@ -75,26 +68,18 @@ pub fn resume_tasks<T: 'static>(
                 .map_err(|m| type_error("resumeTasks", &m))?;
             waits.push((entry, Some(wait)));
         }
-        let mut done: Vec<Option<T>> = waits.iter().map(|_| None).collect();
         poll_fn(|cx| {
             let mut pending = false;
-            for ((entry, wait), slot) in waits.iter_mut().zip(done.iter_mut()) {
+            for (i, (entry, wait)) in (0..).zip(waits.iter_mut()) {
                 let Some(w) = wait.as_mut() else { continue };
                 let Poll::Ready(finished) = w.as_mut().poll(cx) else {
                     pending = true;
                     continue;
                 };
                 *wait = None;
-                let outcome = match finished.and_then(write) {
-                    Ok(o) => o,
-                    Err(e) => return Poll::Ready(Err(e)),
-                };
-                if let Some(f) = &on_outcome {
-                    if let Err(e) = f(&outcome, entry) {
-                        return Poll::Ready(Err(e));
-                    }
+                if let Err(e) = finished.and_then(|ended| each(i, entry, ended)) {
+                    return Poll::Ready(Err(e));
                 }
-                *slot = Some(outcome);
             }
             if pending {
                 Poll::Pending
@@ -102,7 +87,6 @@ pub fn resume_tasks<T: 'static>(
                 Poll::Ready(Ok(()))
             }
         })
-        .await?;
-        Ok(waits.into_iter().zip(done).filter_map(|((entry, _), o)| Some((entry, o?))).collect())
+        .await
     })
 }

@@ -1,13 +1,10 @@
 //! The options of the async functions, typed. Durations are [`Duration`]s; `None` takes the
-//! documented default, and [`NO_DEADLINE`] is the one spelling of "no bound at all".
+//! documented default, and [`NO_DEADLINE`] is the one spelling of "no bound at all". (What they become
+//! for the engine: `crate::shell::settings`.)
 
-use super::hooks::{Handlers, InputFn, StatusFn};
+use super::callbacks::{Handlers, InputFn, StatusFn};
 #[cfg(feature = "journal")]
-use super::journal::store::Store;
-use crate::engine::options::{
-    Bounds, InputMode, Retry, WaitOptions, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
-    DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,
-};
+use super::store::JournalStore;
 use std::time::Duration;
 use wasm_bindgen::JsValue;
 
@@ -18,7 +15,7 @@ use wasm_bindgen::JsValue;
 /// use mcp_tasks_wasm::{AwaitOptions, NO_DEADLINE};
 /// let forever = AwaitOptions { timeout: Some(NO_DEADLINE), ..AwaitOptions::default() };
 /// ```
-pub const NO_DEADLINE: Duration = Duration::MAX;
+pub const NO_DEADLINE: Duration = crate::shell::millis::NO_BOUND;
 
 /// Where answers to input requests come from.
 ///
@@ -63,7 +60,7 @@ pub struct CallOptions {
     pub request_state: Option<JsValue>,
     /// Journal a created task in this store (cargo feature `journal`; JS: the `journal` option).
     #[cfg(feature = "journal")]
-    pub journal: Option<Store>,
+    pub journal: Option<JournalStore>,
 }
 
 /// Options of [`await_task`](crate::await_task) and the wait of [`call_and_await`](crate::call_and_await)
@@ -117,7 +114,7 @@ pub struct AwaitOptions {
     pub answered: Vec<(String, Option<JsValue>)>,
     /// Journal the awaited task in this store (cargo feature `journal`; JS: the `journal` option).
     #[cfg(feature = "journal")]
-    pub journal: Option<Store>,
+    pub journal: Option<JournalStore>,
 }
 
 /// Options of [`get_task`](crate::get_task), [`update_task`](crate::update_task) and
@@ -137,103 +134,4 @@ pub struct StepOptions {
     pub retries: Option<u32>,
     /// Aborting it stops everything; the call rejects with its reason.
     pub signal: Option<web_sys::AbortSignal>,
-}
-
-/// Whole milliseconds of a duration (rounded up), `None` for [`NO_DEADLINE`].
-pub fn millis(d: Duration) -> Option<u64> {
-    if d == NO_DEADLINE {
-        return None;
-    }
-    let ms = d.as_nanos().div_ceil(1_000_000);
-    Some(u64::try_from(ms).unwrap_or(u64::MAX))
-}
-
-/// A duration in milliseconds as JS counts them (`Infinity` for [`NO_DEADLINE`]).
-pub fn millis_f64(d: Duration) -> f64 {
-    millis(d).map_or(f64::INFINITY, |ms| ms as f64)
-}
-
-/// A bounded duration in milliseconds, `default` when not given (or unbounded).
-fn millis_or(d: Option<Duration>, default: u64) -> u64 {
-    d.and_then(millis).unwrap_or(default)
-}
-
-/// The engine's time bounds: the call's timeout, and each request's (`client` is the client's own).
-pub fn bounds(timeout: Option<Duration>, request_timeout: Option<Duration>, client: Option<Duration>) -> Bounds {
-    Bounds {
-        timeout_ms: timeout.map_or(Some(DEFAULT_TIMEOUT_MS), millis),
-        request_timeout_ms: request_timeout.or(client).and_then(millis),
-    }
-}
-
-/// The engine's input mode for `input` with these handlers.
-pub fn input_mode(input: &Input, handlers: &Handlers) -> InputMode {
-    match input {
-        Input::Handlers => InputMode::Handlers(handlers.set()),
-        Input::Return => InputMode::Return,
-        Input::Function(_) => InputMode::Function,
-    }
-}
-
-/// The re-issue rule, with a fresh random jitter seed.
-pub fn retry(retries: Option<u32>) -> Retry {
-    Retry {
-        retries: retries.unwrap_or(DEFAULT_RETRIES),
-        seed: (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64,
-    }
-}
-
-impl CallOptions {
-    /// `true` when the call is journaled (its options name a store).
-    pub fn journaled(&self) -> bool {
-        #[cfg(feature = "journal")]
-        return self.journal.is_some();
-        #[cfg(not(feature = "journal"))]
-        false
-    }
-}
-
-impl AwaitOptions {
-    /// `true` when the wait is journaled (its options name a store).
-    pub fn journaled(&self) -> bool {
-        #[cfg(feature = "journal")]
-        return self.journal.is_some();
-        #[cfg(not(feature = "journal"))]
-        false
-    }
-
-    /// The engine's wait options (`client_timeout`: the client's request timeout). `Err` when the
-    /// floor is above the ceiling.
-    #[doc(hidden)]
-    pub fn engine(&self, handlers: &Handlers, client_timeout: Option<Duration>) -> Result<WaitOptions, &'static str> {
-        let max_poll = millis_or(self.max_poll_interval, DEFAULT_MAX_POLL_INTERVAL_MS);
-        let opts = WaitOptions {
-            bounds: bounds(self.timeout, self.request_timeout, client_timeout),
-            poll_interval_ms: millis_or(self.poll_interval, DEFAULT_POLL_INTERVAL_MS),
-            // The floor's default never exceeds a ceiling set lower.
-            min_poll_interval_ms: millis_or(self.min_poll_interval, DEFAULT_MIN_POLL_INTERVAL_MS.min(max_poll)),
-            max_poll_interval_ms: max_poll,
-            retry: retry(self.retries),
-            listen_check_ms: millis_or(self.listen_check, DEFAULT_LISTEN_CHECK_MS),
-            cancel_on_abort: self.cancel_on_abort,
-            input: input_mode(&self.input, handlers),
-            listen: self.listen,
-        };
-        if opts.min_poll_interval_ms > opts.max_poll_interval_ms {
-            return Err("minPollIntervalMs must not exceed maxPollIntervalMs");
-        }
-        Ok(opts)
-    }
-}
-
-/// The tool's arguments as both APIs take them: none (`undefined` or `null`; in Rust `()` or `None`), or
-/// an object that is not an array (MCP's `arguments` is a map). `Err`: the one message of the mistake.
-pub fn tool_args(v: JsValue) -> Result<Option<JsValue>, &'static str> {
-    if v.is_undefined() || v.is_null() {
-        Ok(None)
-    } else if super::values::is_plain_object(&v) {
-        Ok(Some(v))
-    } else {
-        Err("args must be an object (not an array)")
-    }
 }

@@ -1,4 +1,6 @@
-//! Outcomes and errors, and their JS/JSON shape (the tagged objects every exported function resolves with).
+//! A machine's verdict — how its call ended ([`Verdict`]), and its errors ([`Failure`], why:
+//! [`FailureCause`]) — and their JSON shape (the tagged outcome objects every exported function
+//! resolves with). The Rust API's `Outcome` and `Cause` are their typed views.
 
 use crate::json::Json;
 use crate::proto::rpc::{describe_failure, RpcError};
@@ -11,9 +13,9 @@ pub const CODE_TRANSPORT: i64 = -32000;
 /// Code of a server answer that breaks the protocol, and of a failed input handler.
 pub const CODE_INTERNAL: i64 = -32603;
 
-/// What a call ended with.
+/// How a call ended, as its machine decided.
 #[derive(Clone, Debug)]
-pub enum Outcome<V> {
+pub enum Verdict<V> {
     /// `{tag: "ok", result}`: a tool result (direct, or a completed task's), as sent.
     Result(V),
     /// `{tag: "task", status}`: `tools/call` created a task.
@@ -88,7 +90,7 @@ impl ErrorKind {
 
 /// Why an error happened, in detail (`error.cause`).
 #[derive(Clone, Debug)]
-pub enum Cause<V> {
+pub enum FailureCause<V> {
     /// `{type: "timeout", status}`: the call's `timeoutMs` ran out; `status` is the last one read.
     Timeout {
         /// The last status read, if any.
@@ -166,7 +168,7 @@ pub struct Failure<V> {
     /// Who is to blame.
     pub kind: ErrorKind,
     /// Details.
-    pub cause: Option<Cause<V>>,
+    pub cause: Option<FailureCause<V>>,
 }
 
 impl<J: Json> Failure<J> {
@@ -177,7 +179,7 @@ impl<J: Json> Failure<J> {
             message: e.message,
             data: e.data,
             kind: ErrorKind::Server,
-            cause: Some(Cause::RpcError { method }),
+            cause: Some(FailureCause::RpcError { method }),
         }
     }
 
@@ -194,7 +196,7 @@ impl<J: Json> Failure<J> {
             message: [method, " failed: ", describe_failure(&error).as_ref()].concat(),
             data: Some(J::object(data)),
             kind: ErrorKind::Transport,
-            cause: Some(Cause::RequestFailed { method, error }),
+            cause: Some(FailureCause::RequestFailed { method, error }),
         }
     }
 
@@ -205,7 +207,7 @@ impl<J: Json> Failure<J> {
             message,
             data: None,
             kind: ErrorKind::Protocol,
-            cause: Some(Cause::ProtocolViolation { method, response }),
+            cause: Some(FailureCause::ProtocolViolation { method, response }),
         }
     }
 
@@ -218,7 +220,7 @@ impl<J: Json> Failure<J> {
             message: ["timed out after ", &decimal(timeout_ms), " ms waiting for ", &what].concat(),
             data: Some(J::object(vec![(key, J::string(value)), ("timeoutMs", J::number(timeout_ms as f64))])),
             kind: ErrorKind::Transport,
-            cause: Some(Cause::Timeout { status }),
+            cause: Some(FailureCause::Timeout { status }),
         }
     }
 
@@ -234,7 +236,7 @@ impl<J: Json> Failure<J> {
                 ("timeoutMs", J::number(timeout_ms as f64)),
             ])),
             kind: ErrorKind::Transport,
-            cause: Some(Cause::RequestTimeout { method, status }),
+            cause: Some(FailureCause::RequestTimeout { method, status }),
         }
     }
 
@@ -245,7 +247,7 @@ impl<J: Json> Failure<J> {
             message: e.message,
             data: e.data,
             kind: ErrorKind::Server,
-            cause: Some(Cause::TaskFailed { status }),
+            cause: Some(FailureCause::TaskFailed { status }),
         }
     }
 
@@ -260,7 +262,7 @@ impl<J: Json> Failure<J> {
             message,
             data: None,
             kind: ErrorKind::Execution,
-            cause: Some(Cause::InputHandler { key, reason, status }),
+            cause: Some(FailureCause::InputHandler { key, reason, status }),
         }
     }
 
@@ -271,7 +273,7 @@ impl<J: Json> Failure<J> {
             message: e.message,
             data: e.data,
             kind: ErrorKind::Server,
-            cause: Some(Cause::Expired { status }),
+            cause: Some(FailureCause::Expired { status }),
         }
     }
 
@@ -282,7 +284,7 @@ impl<J: Json> Failure<J> {
             message: "listen: true needs a client with a listen function; this client has none".to_owned(),
             data: None,
             kind: ErrorKind::Transport,
-            cause: Some(Cause::ListenUnsupported),
+            cause: Some(FailureCause::ListenUnsupported),
         }
     }
 
@@ -300,7 +302,7 @@ impl<J: Json> Failure<J> {
     }
 }
 
-impl<J: Json> Cause<J> {
+impl<J: Json> FailureCause<J> {
     /// The `cause` object.
     pub fn to_json(&self) -> J {
         let or_null = |s: &Option<J>| s.clone().unwrap_or_else(J::null);
@@ -337,7 +339,7 @@ impl<J: Json> Cause<J> {
     }
 }
 
-impl<J: Json> Outcome<J> {
+impl<J: Json> Verdict<J> {
     /// The tagged outcome object.
     pub fn to_json(&self) -> J {
         let tagged = |tag: &str, field: Option<(&str, &J)>| {

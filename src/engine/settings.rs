@@ -1,4 +1,4 @@
-//! Options of the machines, with the documented defaults.
+//! The machines' settings (what the typed options of both APIs become), with the documented defaults.
 
 use crate::proto::input::InputKind;
 
@@ -96,7 +96,7 @@ impl Default for Retry {
 
 /// Options of `awaitTask`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WaitOptions {
+pub struct WaitSettings {
     /// Time bounds.
     pub bounds: Bounds,
     /// Interval used when the server sends none.
@@ -117,7 +117,7 @@ pub struct WaitOptions {
     pub listen: bool,
 }
 
-impl Default for WaitOptions {
+impl Default for WaitSettings {
     fn default() -> Self {
         Self {
             bounds: Bounds::default(),

@@ -6,7 +6,7 @@
 //! serialization: serde-wasm-bindgen keeps a struct's field names in a `RefCell`ed cache, which a JS
 //! exception at the stack limit could leave borrowed (and which costs 1.7 KB gzip).
 
-use crate::engine::{Cause, Failure, Outcome};
+use crate::engine::{Failure, FailureCause, Verdict};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use wasm_bindgen::JsValue;
@@ -22,7 +22,7 @@ pub enum Field<'a> {
     /// A nested object.
     Error(&'a ErrorObject<'a>),
     /// A nested cause.
-    Cause(&'a CauseObject<'a>),
+    FailureCause(&'a CauseObject<'a>),
 }
 
 impl Serialize for Field<'_> {
@@ -32,7 +32,7 @@ impl Serialize for Field<'_> {
             Field::Num(n) => s.serialize_f64(*n),
             Field::Js(v) => js(v, s),
             Field::Error(e) => e.serialize(s),
-            Field::Cause(c) => c.serialize(s),
+            Field::FailureCause(c) => c.serialize(s),
         }
     }
 }
@@ -110,7 +110,7 @@ impl Serialize for ErrorObject<'_> {
                 ("message", Some(Field::Str(self.message))),
                 ("data", self.data.as_ref().map(Field::Js)),
                 ("kind", Some(Field::Str(self.kind))),
-                ("cause", self.cause.as_ref().map(Field::Cause)),
+                ("cause", self.cause.as_ref().map(Field::FailureCause)),
             ],
         )
     }
@@ -153,30 +153,30 @@ fn or_null(status: &Option<JsValue>) -> Option<JsValue> {
     Some(status.clone().unwrap_or(JsValue::NULL))
 }
 
-fn cause_object(c: &Cause<JsValue>) -> CauseObject<'_> {
+fn cause_object(c: &FailureCause<JsValue>) -> CauseObject<'_> {
     let of = |kind| CauseObject { kind, ..CauseObject::default() };
     match c {
-        Cause::Timeout { status } => CauseObject { status: or_null(status), ..of("timeout") },
-        Cause::RequestTimeout { method, status } => {
+        FailureCause::Timeout { status } => CauseObject { status: or_null(status), ..of("timeout") },
+        FailureCause::RequestTimeout { method, status } => {
             CauseObject { method: Some(method), status: or_null(status), ..of("request_timeout") }
         }
-        Cause::TaskFailed { status } => CauseObject { status: Some(status.clone()), ..of("task_failed") },
-        Cause::RpcError { method } => CauseObject { method: Some(method), ..of("rpc_error") },
-        Cause::RequestFailed { method, error } => {
+        FailureCause::TaskFailed { status } => CauseObject { status: Some(status.clone()), ..of("task_failed") },
+        FailureCause::RpcError { method } => CauseObject { method: Some(method), ..of("rpc_error") },
+        FailureCause::RequestFailed { method, error } => {
             CauseObject { method: Some(method), error: Some(error.clone()), ..of("request_failed") }
         }
-        Cause::ProtocolViolation { method, response } => {
+        FailureCause::ProtocolViolation { method, response } => {
             CauseObject { method: Some(method), response: Some(response.clone()), ..of("protocol_violation") }
         }
-        Cause::InputHandler { key, reason, status } => CauseObject {
+        FailureCause::InputHandler { key, reason, status } => CauseObject {
             key: Some(key.as_deref().map_or(JsValue::NULL, crate::shell::values::js_text)),
             reason: Some(reason.clone()),
             status: Some(status.clone()),
             ..of("input_handler")
         },
-        Cause::ListenUnsupported => of("listen_unsupported"),
-        Cause::Expired { status } => CauseObject { status: or_null(status), ..of("expired") },
-        Cause::JournalFailed { operation, error, status } => CauseObject {
+        FailureCause::ListenUnsupported => of("listen_unsupported"),
+        FailureCause::Expired { status } => CauseObject { status: or_null(status), ..of("expired") },
+        FailureCause::JournalFailed { operation, error, status } => CauseObject {
             operation: Some(operation),
             error: Some(error.clone()),
             status: or_null(status),
@@ -201,7 +201,7 @@ pub fn error_to_js(f: &Failure<JsValue>) -> JsValue {
 }
 
 /// The tagged outcome object.
-pub fn outcome_to_js(o: &Outcome<JsValue>) -> JsValue {
+pub fn outcome_to_js(o: &Verdict<JsValue>) -> JsValue {
     let tagged = |tag, result: Option<&JsValue>, status: Option<&JsValue>| Tagged {
         tag,
         result: result.cloned(),
@@ -209,13 +209,13 @@ pub fn outcome_to_js(o: &Outcome<JsValue>) -> JsValue {
         error: None,
     };
     let t = match o {
-        Outcome::Result(r) => tagged("ok", Some(r), None),
-        Outcome::Task(s) => tagged("task", None, Some(s)),
-        Outcome::Status(s) => tagged("ok", None, Some(s)),
-        Outcome::Ack => tagged("ok", None, None),
-        Outcome::Cancelled(s) => tagged("cancelled", None, Some(s)),
-        Outcome::InputRequired(s) => tagged("input_required", None, Some(s)),
-        Outcome::Error(f) => Tagged { tag: "error", result: None, status: None, error: Some(error_object(f)) },
+        Verdict::Result(r) => tagged("ok", Some(r), None),
+        Verdict::Task(s) => tagged("task", None, Some(s)),
+        Verdict::Status(s) => tagged("ok", None, Some(s)),
+        Verdict::Ack => tagged("ok", None, None),
+        Verdict::Cancelled(s) => tagged("cancelled", None, Some(s)),
+        Verdict::InputRequired(s) => tagged("input_required", None, Some(s)),
+        Verdict::Error(f) => Tagged { tag: "error", result: None, status: None, error: Some(error_object(f)) },
     };
     to_js(&t)
 }

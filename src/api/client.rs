@@ -1,0 +1,90 @@
+//! What the engine asks of a client: the [`Client`] trait and the [`RequestOptions`] of each request.
+//! The package's transports are clients (`super::clients`); so is any JS object with `request`
+//! (`crate::shell::client::ClientObject`), and any Rust type that implements the trait.
+
+use super::callbacks::{Handlers, Reply};
+use std::time::Duration;
+use wasm_bindgen::JsValue;
+
+/// What every request is sent with.
+///
+/// ```no_run
+/// # fn f(options: mcp_tasks_wasm::RequestOptions) {
+/// if options.signal.aborted() { /* the engine gave the request up */ }
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct RequestOptions {
+    /// Aborted when the engine gives the request up (its bound, the deadline, the call's end).
+    pub signal: web_sys::AbortSignal,
+    /// The time the request may take, as a hint (the engine enforces it itself); `None`: only the
+    /// call's deadline bounds it.
+    pub timeout_ms: Option<u64>,
+}
+
+/// A client the engine can drive: it sends JSON-RPC requests and, optionally, opens the
+/// `subscriptions/listen` stream. Implement it to make a Rust type a client (the crate's functions
+/// take `&C` where `C: Client + Clone + 'static`; keep the type cheap to clone, e.g. an `Rc` inside).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{Client, Reply, RequestOptions};
+/// use wasm_bindgen::JsValue;
+///
+/// /// A client that logs each request and hands it to another client. A wrapper forwards every
+/// /// method: the defaults would drop the inner client's capabilities, timeout, handlers and id.
+/// #[derive(Clone)]
+/// struct Logged<C>(C);
+///
+/// impl<C: Client> Client for Logged<C> {
+///     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
+///         web_sys::console::log_1(&method.into());
+///         self.0.request(method, params, options)
+///     }
+///     fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
+///         self.0.listen(params, signal)
+///     }
+///     fn client_capabilities(&self) -> Option<JsValue> {
+///         self.0.client_capabilities()
+///     }
+///     fn request_timeout(&self) -> Option<std::time::Duration> {
+///         self.0.request_timeout()
+///     }
+///     fn input_handlers(&self) -> mcp_tasks_wasm::Handlers {
+///         self.0.input_handlers()
+///     }
+///     fn id(&self) -> Option<String> {
+///         self.0.id()
+///     }
+/// }
+/// ```
+pub trait Client {
+    /// Sends `method` with `params`: resolves with the JSON-RPC `result`; rejects with a JSON-RPC error
+    /// object `{code, message, data?}` when the server answered with one, with anything else on a
+    /// transport failure.
+    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply;
+
+    /// Opens `subscriptions/listen` with `params`: resolves with an async iterable of notifications
+    /// (JS); `None` when the client cannot listen.
+    fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply>;
+
+    /// The client's own capabilities (the tasks extension is merged into them); `None`: none.
+    fn client_capabilities(&self) -> Option<JsValue> {
+        None
+    }
+
+    /// The client's default per-request timeout; `None`: none.
+    fn request_timeout(&self) -> Option<Duration> {
+        None
+    }
+
+    /// The client's input handlers (used when the options give none).
+    fn input_handlers(&self) -> Handlers {
+        Handlers::default()
+    }
+
+    /// The server the client's journaled tasks belong to (a task id is unique only on its server);
+    /// `None`: the client cannot journal.
+    fn id(&self) -> Option<String> {
+        None
+    }
+}

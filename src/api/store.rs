@@ -1,0 +1,156 @@
+//! A journal's store: a JS object with async `get(key)`, `put(key, entry)`, `delete(key)` and
+//! `list()` (the documented `Journal` interface), its functions read once. Every call catches: what a
+//! function throws, like what its promise rejects with, is the call's `Err`.
+
+use super::adapters::{extension_storage_journal, indexed_db_journal, memory_journal};
+use super::callbacks::Reply;
+use crate::shell::reply::called;
+use crate::shell::values::{as_function, field, js_string};
+use js_sys::Function;
+#[cfg(feature = "js")]
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+
+// The default store (`journal: true`) is the package's own IndexedDB backend, imported from the JS
+// module that holds the backends (wasm-bindgen emits it under pkg/snippets/, and the glue imports it):
+// a typed import the compiler checks, rather than a store handed in at run time by the entry files (a
+// setter would be an untyped side effect every entry must remember to run, and a JS layer between the
+// caller and the exports). The backends stay JS: they only move entries in and out of storage.
+#[cfg(feature = "js")]
+#[wasm_bindgen(module = "/js/stores.js")]
+extern "C" {
+    /// `indexedDbJournal()` of `js/stores.js`: a store in the IndexedDB database "mcp-tasks-wasm".
+    #[wasm_bindgen(js_name = indexedDbJournal, catch)]
+    fn default_indexed_db_journal() -> Result<JsValue, JsValue>;
+}
+
+#[cfg(feature = "js")]
+thread_local! {
+    /// The default store, once made.
+    static DEFAULT: RefCell<Option<JournalStore>> = const { RefCell::new(None) };
+}
+
+/// A journal store (any object with the four functions): where journaled calls record their tasks.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{AwaitOptions, JournalStore};
+/// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// let wait = AwaitOptions { journal: Some(JournalStore::indexed_db("mcp-tasks-wasm")?), ..AwaitOptions::default() };
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct JournalStore {
+    object: JsValue,
+    get: Function,
+    put: Function,
+    delete: Function,
+    list: Function,
+}
+
+impl JournalStore {
+    /// The store `v` is: an object (not a function) with `get`, `put`, `delete` and `list` functions.
+    pub(crate) fn read(v: &JsValue) -> Option<Self> {
+        if !v.is_object() {
+            return None;
+        }
+        let f = |name| field(v, name).and_then(|f| as_function(&f));
+        Some(Self { object: v.clone(), get: f("get")?, put: f("put")?, delete: f("delete")?, list: f("list")? })
+    }
+
+    /// What `journal: true` means: an `indexedDbJournal()` (one for the module) where IndexedDB exists;
+    /// `None` elsewhere.
+    #[cfg(feature = "js")]
+    pub(crate) fn default_store() -> Option<Self> {
+        if let Some(s) = DEFAULT.with(|d| d.borrow().clone()) {
+            return Some(s);
+        }
+        field(&js_sys::global(), "indexedDB")?;
+        let store = Self::read(&default_indexed_db_journal().ok()?)?;
+        DEFAULT.with(|d| *d.borrow_mut() = Some(store.clone()));
+        Some(store)
+    }
+
+    /// `get(key)`: the entry stored under `key` (`undefined` when none).
+    #[doc(hidden)]
+    pub fn get(&self, key: &str) -> Reply {
+        called(self.get.call1(&self.object, &js_string(key)))
+    }
+
+    /// `put(key, entry)`.
+    #[doc(hidden)]
+    pub fn put(&self, key: &str, entry: &JsValue) -> Reply {
+        called(self.put.call2(&self.object, &js_string(key), entry))
+    }
+
+    /// `delete(key)`.
+    #[doc(hidden)]
+    pub fn delete(&self, key: &str) -> Reply {
+        called(self.delete.call1(&self.object, &js_string(key)))
+    }
+
+    /// `list()`: every entry.
+    #[doc(hidden)]
+    pub fn list(&self) -> Reply {
+        called(self.list.call0(&self.object))
+    }
+}
+
+/// A store the wrong shape.
+fn not_a_store() -> JsValue {
+    js_sys::TypeError::new("the journal must have get, put, delete and list").into()
+}
+
+/// The store a JS store object is.
+fn store_of(object: Result<JsValue, JsValue>) -> Result<JournalStore, JsValue> {
+    JournalStore::read(&object?).ok_or_else(not_a_store)
+}
+
+impl JournalStore {
+    /// A store in memory: it lives as long as the page or worker (tests, short-lived apps).
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::{AwaitOptions, JournalStore};
+    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// let wait = AwaitOptions { journal: Some(JournalStore::memory()?), ..AwaitOptions::default() };
+    /// # Ok(()) }
+    /// ```
+    pub fn memory() -> Result<Self, JsValue> {
+        store_of(memory_journal())
+    }
+
+    /// A store in the IndexedDB database `name` (pages and workers; the JS default is
+    /// `"mcp-tasks-wasm"`): it survives reloads and restarts.
+    ///
+    /// ```no_run
+    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// let store = mcp_tasks_wasm::JournalStore::indexed_db("mcp-tasks-wasm")?;
+    /// # Ok(()) }
+    /// ```
+    pub fn indexed_db(name: &str) -> Result<Self, JsValue> {
+        store_of(indexed_db_journal(name))
+    }
+
+    /// A store in a WebExtension storage area (`chrome.storage.local`, `chrome.storage.session`,
+    /// `browser.storage.*`), e.g. for an MV3 service worker.
+    ///
+    /// ```no_run
+    /// # fn f(chrome_storage_local: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// let store = mcp_tasks_wasm::JournalStore::extension_storage(&chrome_storage_local)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn extension_storage(area: &JsValue) -> Result<Self, JsValue> {
+        store_of(extension_storage_journal(area))
+    }
+
+    /// Any JS object with async `get(key)`, `put(key, entry)`, `delete(key)` and `list()` (the
+    /// `Journal` interface of the `.d.ts`).
+    ///
+    /// ```no_run
+    /// # fn f(object: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// let store = mcp_tasks_wasm::JournalStore::from_js(&object)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn from_js(object: &JsValue) -> Result<Self, JsValue> {
+        Self::read(object).ok_or_else(not_a_store)
+    }
+}

@@ -1,0 +1,29 @@
+//! Durations in whole milliseconds, both ways (JS counts time in milliseconds; the typed options in
+//! [`Duration`]s). "No bound at all" is `Duration::MAX` — the public `NO_DEADLINE` (JS: `Infinity`).
+
+use std::time::Duration;
+
+/// "No bound at all": the value of the public `NO_DEADLINE`.
+pub const NO_BOUND: Duration = Duration::MAX;
+
+/// Whole milliseconds of a duration (rounded up), `None` for [`NO_BOUND`].
+pub fn millis(d: Duration) -> Option<u64> {
+    if d == NO_BOUND {
+        return None;
+    }
+    let ms = d.as_nanos().div_ceil(1_000_000);
+    Some(u64::try_from(ms).unwrap_or(u64::MAX))
+}
+
+/// A duration in milliseconds as JS counts them (`Infinity` for [`NO_BOUND`]).
+pub fn millis_f64(d: Duration) -> f64 {
+    millis(d).map_or(f64::INFINITY, |ms| ms as f64)
+}
+
+/// A duration of `n` milliseconds (rounded up; `Infinity` and beyond `u64` ms: no bound).
+pub fn duration_of_millis(n: f64) -> Duration {
+    if n >= 18_446_744_073_709_551_615.0 {
+        return NO_BOUND;
+    }
+    Duration::from_millis(n.ceil() as u64)
+}
