@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { cargoOutput } from "./cargo-output.mjs";
+import { wasmOpt, wasmOptArgs } from "./wasm-opt.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // PKG_OUT and CARGO_TARGET_DIR let a second checkout or session build without touching pkg/ and target/.
@@ -59,7 +60,7 @@ const nightly = !demo && hasNightly();
 const toolchainMark = join(target, "pkg-toolchain");
 const mark = `${nightly ? NIGHTLY : "stable"} ${pkg}`;
 const builtWith = existsSync(toolchainMark) ? readFileSync(toolchainMark, "utf8") : "";
-const inputs = ["src", "js", "Cargo.toml", "Cargo.lock", "scripts/build.mjs"].map((p) => join(root, p));
+const inputs = ["src", "js", "Cargo.toml", "Cargo.lock", "scripts/build.mjs", "scripts/wasm-opt.mjs"].map((p) => join(root, p));
 const fresh = existsSync(wasmOut) && [...entries, ...journalEntries, ...declared.map(([, d]) => d), storesEntry].every((e) => existsSync(join(pkg, e))) &&
   statSync(wasmOut).mtimeMs > Math.max(...inputs.map(newest)) &&
   (demo || builtWith === mark);
@@ -94,19 +95,10 @@ if (!fresh || process.argv.includes("--force")) {
   console.log("pkg/ is up to date");
 }
 
-/** The size pass on a module alone, with npm binaryen's wasm-opt, never one from PATH (Debian's v108
- * silently breaks wasm-bindgen output). The glue ships as wasm-bindgen generated it (an app's bundler
- * minifies it). `--converge` repeats -Oz until it gains nothing more (−0.2 KB gzip, a few seconds).
- * `--low-memory-unused` lets it fold `load(p + c)` into `load offset=c (p)` for small constants
- * (−0.35 KB gzip): the two differ only when `p + c` wraps past 4 GiB into the first KiB, which no
- * address this module computes does (Rust's objects never straddle the end of the address space, and
- * its stack-first layout puts data and heap at 1 MiB and above). Without `merge-similar-functions`:
- * its thunks cost more than the bodies they merge here (−0.1 KB gzip). */
+/** The size pass on a module alone (scripts/wasm-opt.mjs says what each argument gains). The glue
+ * ships as wasm-bindgen generated it (an app's bundler minifies it). */
 function shrink(wasm) {
-  const wasmOpt = join(root, "node_modules/.bin/wasm-opt");
-  const features = ["--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext",
-    "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
-  run(wasmOpt, ["-Oz", "--converge", "--low-memory-unused", "--skip-pass=merge-similar-functions", "--strip-target-features", ...features, wasm, "-o", wasm]);
+  run(wasmOpt, [...wasmOptArgs, "--strip-target-features", wasm, "-o", wasm]);
 }
 
 /** Drops the snippet files the glue does not import. wasm-bindgen copies every JS file the crate declares

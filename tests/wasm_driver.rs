@@ -221,3 +221,18 @@ async fn join_all<F: Future + Unpin>(mut futures: Vec<F>) -> Vec<F::Output> {
     .await;
     done.into_iter().flatten().collect()
 }
+
+#[wasm_bindgen_test]
+fn durations_become_whole_milliseconds_rounded_up_saturating_and_no_deadline_is_none() {
+    use mcp_tasks_wasm::shell::millis::{duration_of_millis, millis};
+    assert_eq!(millis(Duration::ZERO), Some(0));
+    assert_eq!(millis(Duration::from_nanos(1)), Some(1), "a part of a millisecond rounds up");
+    assert_eq!(millis(Duration::from_micros(1500)), Some(2));
+    assert_eq!(millis(Duration::new(3, 1_000_000)), Some(3001), "exact milliseconds stay");
+    assert_eq!(millis(Duration::new(u64::MAX / 1000 + 1, 0)), Some(u64::MAX), "saturates");
+    assert_eq!(millis(Duration::new(u64::MAX, 999_999_998)), Some(u64::MAX), "saturates below NO_DEADLINE");
+    assert_eq!(millis(mcp_tasks_wasm::NO_DEADLINE), None);
+    assert_eq!(duration_of_millis(0.5), Duration::from_millis(1));
+    assert_eq!(duration_of_millis(f64::INFINITY), mcp_tasks_wasm::NO_DEADLINE);
+    assert_eq!(millis(duration_of_millis(1e15)), Some(1_000_000_000_000_000));
+}

@@ -1,5 +1,5 @@
 //! The three wait functions as both APIs call them, each written once: journaled when the options
-//! name a store (cargo feature `journal`; [`super::journal`]), else the engine's call as is
+//! name a store (cargo feature `journal`; `super::journal`), else the engine's call as is
 //! ([`super::machines`]). `Err`: the `TypeError` of a mistake, named after the JS function (`what`),
 //! before anything is sent.
 

@@ -11,8 +11,9 @@ pub fn millis(d: Duration) -> Option<u64> {
     if d == NO_BOUND {
         return None;
     }
-    let ms = d.as_nanos().div_ceil(1_000_000);
-    Some(u64::try_from(ms).unwrap_or(u64::MAX))
+    // In u64 (no 128-bit division in the module): whole seconds, then the fraction rounded up.
+    let fraction = u64::from(d.subsec_nanos().div_ceil(1_000_000));
+    Some(d.as_secs().saturating_mul(1000).saturating_add(fraction))
 }
 
 /// A duration in milliseconds as JS counts them (`Infinity` for [`NO_BOUND`]).

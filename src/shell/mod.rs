@@ -1,5 +1,5 @@
 //! The async Rust shell around the engine: the calls both APIs make ([`calls`]: each written once,
-//! journaled or not) run the engine's machines ([`machines`]) against a [`client::Client`] —
+//! journaled or not) run the engine's machines ([`machines`]) against a [`Client`](crate::api::client::Client) —
 //! JS-supplied request functions — on the module's one gloo timer ([`timer`]), hearing the caller's
 //! abort signals ([`signals`]), and end as [`settle::Ended`]. It makes no protocol decision. The JS
 //! exports (`crate::bind`) and the Rust API (`crate::api`) are thin layers over it.
