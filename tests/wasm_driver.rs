@@ -108,7 +108,7 @@ async fn a_task_that_completes_gives_the_very_result_object() {
     });
     let settled: Settled =
         api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait(), None)
-            .unwrap_or_else(|m| panic!("{m}"))
+            .unwrap_or_else(|m| panic!("{m:?}"))
             .await;
     match settled {
         Ok(Ended::Verdict(Verdict::Result(v))) => {
@@ -126,7 +126,7 @@ async fn a_request_that_never_settles_ends_at_the_deadline_with_its_signal_abort
     let t0 = now();
     let opts = AwaitOptions { timeout: Some(Duration::from_millis(60)), retries: Some(0), ..AwaitOptions::default() };
     let settled = api::await_task(client.clone(), Seed::TaskId("t2".to_owned()), opts, None)
-        .unwrap_or_else(|m| panic!("{m}"))
+        .unwrap_or_else(|m| panic!("{m:?}"))
         .await;
     let waited = now() - t0;
     match settled {
@@ -152,7 +152,7 @@ async fn an_abort_of_a_shared_signal_rejects_every_wait_with_its_reason_and_abor
         .map(|i| {
             let opts = AwaitOptions { signal: Some(controller.signal()), ..AwaitOptions::default() };
             api::await_task(client.clone(), Seed::TaskId(["t", &i.to_string()].concat()), opts, None)
-                .unwrap_or_else(|m| panic!("{m}"))
+                .unwrap_or_else(|m| panic!("{m:?}"))
         })
         .collect();
     let reason = JsValue::from_str("enough");
@@ -181,7 +181,7 @@ async fn a_dropped_wait_stops_and_sends_nothing_more() {
         _ => ok(js(json!({"taskId": "t3", "status": "working", "pollIntervalMs": 10}))),
     });
     let mut wait = api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait(), None)
-        .unwrap_or_else(|m| panic!("{m}"));
+        .unwrap_or_else(|m| panic!("{m:?}"));
     // Let it run for a while, then drop it half-way.
     let mut stop = sleep_until(now() + 45);
     let finished = poll_fn(|cx| {

@@ -21,8 +21,9 @@ use crate::engine::wait::{read_seed, Seed};
 use crate::engine::Verdict;
 use crate::shell::calls;
 use crate::shell::machines;
+use crate::shell::mistake::Mistake;
 use crate::shell::settings::tool_args;
-use crate::shell::settle::{type_error, Driving, Ended};
+use crate::shell::settle::{Driving, Ended};
 use serde::Serialize;
 use std::future::Future;
 use std::rc::Rc;
@@ -31,7 +32,7 @@ use wasm_bindgen::JsValue;
 /// The tool's arguments: a struct or a map, or none (`&()`, `None`) — the JS functions' rule
 /// ([`tool_args`]), with the same message.
 fn arguments(what: &str, args: &impl Serialize) -> Result<Option<JsValue>, JsValue> {
-    tool_args(to_js(args)?).map_err(|m| type_error(what, m))
+    tool_args(to_js(args)?).map_err(|m| m.rejection(what))
 }
 
 /// The client as the shell drives it.
@@ -113,7 +114,7 @@ impl TaskRef {
             Self::Id(id) => crate::shell::values::js_text(&id),
             Self::Status(v) => v,
         };
-        read_seed(value).map_err(|m| type_error("awaitTask", &m))
+        read_seed(value).map_err(|m| Mistake::task(m).rejection("awaitTask"))
     }
 }
 
@@ -181,7 +182,7 @@ async fn step(run: Driving) -> Result<Result<Verdict<JsValue>, TaskError>, JsVal
         Ended::Verdict(Verdict::Error(f)) => Ok(Err(TaskError::of(f))),
         Ended::Verdict(other) => Ok(Ok(other)),
         #[cfg(feature = "journal")]
-        Ended::Told(_) => Err(type_error("getTask", "not a step outcome")),
+        Ended::Told(_) => Err(Mistake::rule("not a step outcome").rejection("getTask")),
     }
 }
 
@@ -216,9 +217,9 @@ async fn reading(
     let outcome = step(machines::get_task(client, task_id, options)).await?;
     match outcome {
         Ok(Verdict::Status(v)) => {
-            TaskStatus::from_js(&v).map(Ok).ok_or_else(|| type_error("getTask", "not a task status"))
+            TaskStatus::from_js(&v).map(Ok).ok_or_else(|| Mistake::rule("not a task status").rejection("getTask"))
         }
-        Ok(_) => Err(type_error("getTask", "not a task status")),
+        Ok(_) => Err(Mistake::rule("not a task status").rejection("getTask")),
         Err(e) => Ok(Err(e)),
     }
 }
@@ -241,8 +242,8 @@ pub fn update_task<C: Client + Clone + 'static>(
     options: StepOptions,
 ) -> impl Future<Output = Result<Result<(), TaskError>, JsValue>> + 'static {
     let (client, task_id) = (shared(client), task_id.to_owned());
-    let responses = arguments("updateTask", responses)
-        .and_then(|r| r.ok_or_else(|| type_error("updateTask", "responses must be an object (key → response)")));
+    let responses =
+        arguments("updateTask", responses).and_then(|r| r.ok_or_else(|| Mistake::RESPONSES.rejection("updateTask")));
     async move { Ok(step(machines::update_task(client, &task_id, responses?, options)).await?.map(drop)) }
 }
 

@@ -47,7 +47,7 @@ impl JsClient {
     /// # Ok(()) }
     /// ```
     pub fn new(value: &JsValue) -> Result<Self, JsValue> {
-        let read = ClientObject::read(value).map_err(|m| JsValue::from(js_sys::TypeError::new(m)))?;
+        let read = ClientObject::read(value).map_err(|m| JsValue::from(js_sys::TypeError::new(m.message())))?;
         Ok(Self { read, handlers: None })
     }
 

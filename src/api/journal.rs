@@ -10,7 +10,6 @@ use super::status::TaskStatus;
 use super::store::JournalStore;
 use crate::json::Json;
 use crate::shell::journal::{self, Journal};
-use crate::shell::settle::type_error;
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
@@ -128,7 +127,7 @@ async fn resuming(
     options: AwaitOptions,
     on_outcome: Option<OnOutcome>,
 ) -> Result<Vec<Resumed>, JsValue> {
-    let journal = Journal::on(store, client.id()).map_err(|m| type_error("resumeTasks", m))?;
+    let journal = Journal::on(store, client.id()).map_err(|m| m.rejection("resumeTasks"))?;
     let done = Rc::new(RefCell::new(Vec::new()));
     let heard = done.clone();
     let each = Box::new(move |i: u32, entry: &JsValue, ended| {

@@ -14,9 +14,10 @@ use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::calls;
 use crate::shell::live::{count, Counter};
 use crate::shell::machines;
+use crate::shell::mistake::Mistake;
 #[cfg(feature = "journal")]
 use crate::shell::settle::ended_to_js;
-use crate::shell::settle::{settle, type_error};
+use crate::shell::settle::settle;
 use crate::shell::tagged::{plain_object, Field};
 use crate::shell::timer::armed_count;
 use crate::shell::values::{is_plain_object, js_string};
@@ -25,7 +26,7 @@ use wasm_bindgen::prelude::*;
 
 /// Reads the arguments with `read`; a mistake is the `TypeError` to reject with.
 fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue> {
-    read().map_err(|m| type_error(what, &m))
+    read().map_err(|m| m.rejection(what))
 }
 
 // Each async export is a plain function returning the promise of [`promised`]: it reads its arguments
@@ -114,7 +115,7 @@ pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Prom
         let (c, j, o, on_outcome) = checked("resumeTasks", || {
             let on_outcome = read::on_outcome(&options)?;
             let (store, c) = (read::store(&journal)?, read::client(&client)?);
-            let j = Journal::on(store, c.id()).map_err(str::to_owned)?;
+            let j = Journal::on(store, c.id())?;
             Ok((c, j, read::await_options(&options)?, on_outcome))
         })?;
         let done = js_sys::Array::new();
@@ -164,7 +165,7 @@ pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised
 pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Promised {
     promised(|| {
         if !is_plain_object(&responses) {
-            return Err(type_error("updateTask", "responses must be an object (key → response)"));
+            return Err(Mistake::RESPONSES.rejection("updateTask"));
         }
         let (c, id, o, b) = step_args("updateTask", &client, &task_id, &options)?;
         Ok((settle(Ok(machines::update_task(c, &id, responses, o))), b))

@@ -9,53 +9,48 @@ use crate::api::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use crate::api::store::JournalStore;
 use crate::engine::wait::{read_seed, Seed};
 use crate::json::Json;
-use crate::shell::client::{js_handlers, ClientObject};
+use crate::shell::client::{js_handlers, read_millis, ClientObject};
 use crate::shell::hooks::{js_input_fn, js_status};
+use crate::shell::mistake::Mistake;
 use crate::shell::values::{as_function, field, is_plain_object, text_of};
 use js_sys::Function;
 use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// A message of a bad argument.
-pub type Check<T> = Result<T, String>;
+/// An argument read, or the mistake in it.
+pub type Check<T> = Result<T, Mistake>;
 
 /// An options object: `None` for `undefined` and `null`.
 fn options(v: &JsValue) -> Check<JsValue> {
     if v.is_undefined() || v.is_null() || is_plain_object(v) {
         Ok(v.clone())
     } else {
-        Err("options must be an object".to_owned())
+        Err(Mistake::rule("options must be an object"))
     }
 }
 
 /// A function property: `None` when absent.
-fn function(o: &JsValue, key: &str) -> Check<Option<Function>> {
+fn function(o: &JsValue, key: &'static str) -> Check<Option<Function>> {
     match field(o, key) {
         None => Ok(None),
-        Some(v) => as_function(&v).map(Some).ok_or_else(|| [key, " must be a function"].concat()),
+        Some(v) => as_function(&v).map(Some).ok_or(Mistake::field(key, "must be a function")),
     }
 }
 
-/// A duration property in milliseconds: `None` when absent.
-fn millis(o: &JsValue, key: &str) -> Check<Option<Duration>> {
-    crate::shell::client::read_millis(o, key)
-        .map_err(|_| [key, " must be a non-negative number of milliseconds (or Infinity)"].concat())
-}
-
 /// A boolean property (default false).
-fn flag(o: &JsValue, key: &str) -> Check<bool> {
+fn flag(o: &JsValue, key: &'static str) -> Check<bool> {
     match field(o, key) {
         None => Ok(false),
-        Some(v) => v.as_bool().ok_or_else(|| [key, " must be a boolean"].concat()),
+        Some(v) => v.as_bool().ok_or(Mistake::field(key, "must be a boolean")),
     }
 }
 
 /// A non-empty string argument.
-pub fn name(v: &JsValue, what: &str) -> Check<String> {
+pub fn name(v: &JsValue, what: &'static str) -> Check<String> {
     match text_of(v) {
         Some(s) if !s.is_empty() => Ok(s),
-        _ => Err(["the ", what, " must be a non-empty string"].concat()),
+        _ => Err(Mistake::empty(what)),
     }
 }
 
@@ -65,12 +60,12 @@ fn signal(o: &JsValue) -> Check<Option<web_sys::AbortSignal>> {
     if field(&s, "aborted").is_some() && function(&s, "addEventListener")?.is_some() {
         return Ok(Some(s.unchecked_into()));
     }
-    Err("signal must be an AbortSignal".to_owned())
+    Err(Mistake::field("signal", "must be an AbortSignal"))
 }
 
 /// `timeoutMs` and `requestTimeoutMs`.
 fn bounds(o: &JsValue) -> Check<(Option<Duration>, Option<Duration>)> {
-    Ok((millis(o, "timeoutMs")?, millis(o, "requestTimeoutMs")?))
+    Ok((read_millis(o, "timeoutMs")?, read_millis(o, "requestTimeoutMs")?))
 }
 
 /// `inputHandlers` (`None`: the client's) and `input`.
@@ -78,7 +73,7 @@ fn input(o: &JsValue) -> Check<(Option<Handlers>, Input)> {
     let handlers = match field(o, "inputHandlers") {
         None => None,
         Some(h) if h.is_object() => Some(js_handlers(&h)),
-        Some(_) => return Err("inputHandlers must be an object".to_owned()),
+        Some(_) => return Err(Mistake::field("inputHandlers", "must be an object")),
     };
     let input = match field(o, "input") {
         None => Input::Handlers,
@@ -86,7 +81,7 @@ fn input(o: &JsValue) -> Check<(Option<Handlers>, Input)> {
         Some(v) if v.as_string().as_deref() == Some("return") => Input::Return,
         Some(v) => match as_function(&v) {
             Some(f) => Input::Function(js_input_fn(f)),
-            None => return Err(r#"input must be "handlers", "return" or a function"#.to_owned()),
+            None => return Err(Mistake::field("input", r#"must be "handlers", "return" or a function"#)),
         },
     };
     Ok((handlers, input))
@@ -98,7 +93,7 @@ fn retries(o: &JsValue) -> Check<Option<u32>> {
         None => Ok(None),
         Some(v) => match v.as_f64() {
             Some(n) if n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0 => Ok(Some(n as u32)),
-            _ => Err("retries must be a whole number, at least 0".to_owned()),
+            _ => Err(Mistake::field("retries", "must be a whole number, at least 0")),
         },
     }
 }
@@ -112,7 +107,7 @@ thread_local! {
 /// The client: any object with a `request` function. Read on every call (its getters run each time);
 /// a reading equal to the last one is shared.
 pub fn client(v: &JsValue) -> Check<Rc<ClientObject>> {
-    let read = ClientObject::read(v).map_err(str::to_owned)?;
+    let read = ClientObject::read(v)?;
     let last = LAST_CLIENT.with(|l| l.borrow().clone());
     if let Some(last) = last.filter(|l| l.same_as(&read)) {
         return Ok(last);
@@ -124,9 +119,9 @@ pub fn client(v: &JsValue) -> Check<Rc<ClientObject>> {
     Ok(read)
 }
 
-/// The tool arguments of `callTool` and `callAndAwait` ([`crate::api::options::tool_args`]).
+/// The tool arguments of `callTool` and `callAndAwait` ([`crate::shell::settings::tool_args`]).
 pub fn args(v: &JsValue) -> Check<Option<JsValue>> {
-    crate::shell::settings::tool_args(v.clone()).map_err(str::to_owned)
+    crate::shell::settings::tool_args(v.clone())
 }
 
 /// Everything `callTool` reads from its options.
@@ -162,10 +157,10 @@ pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
         input,
         input_handlers,
         retries: retries(&o)?,
-        poll_interval: millis(&o, "pollIntervalMs")?,
-        min_poll_interval: millis(&o, "minPollIntervalMs")?,
-        max_poll_interval: millis(&o, "maxPollIntervalMs")?,
-        listen_check: millis(&o, "listenCheckMs")?,
+        poll_interval: read_millis(&o, "pollIntervalMs")?,
+        min_poll_interval: read_millis(&o, "minPollIntervalMs")?,
+        max_poll_interval: read_millis(&o, "maxPollIntervalMs")?,
+        listen_check: read_millis(&o, "listenCheckMs")?,
         cancel_on_abort: flag(&o, "cancelOnAbort")?,
         listen: flag(&o, "listen")?,
         on_status: function(&o, "onStatus")?.map(js_status),
@@ -185,30 +180,30 @@ pub fn step_options(v: &JsValue) -> Check<StepOptions> {
 
 /// The `answered` option of `awaitTask`: `[{key, answer?}]`, the input keys answered before this wait.
 fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
-    const WANT: &str = "answered must be an array of {key, answer?} with non-empty string keys";
+    let want = || Mistake::field("answered", "must be an array of {key, answer?} with non-empty string keys");
     let Some(list) = field(options, "answered") else { return Ok(Vec::new()) };
-    let items = list.items().ok_or(WANT)?;
+    let items = list.items().ok_or_else(want)?;
     items
         .iter()
         .map(|item| match item.get_str("key") {
             Some(key) if !key.is_empty() => Ok((key, item.get("answer"))),
-            _ => Err(WANT.to_owned()),
+            _ => Err(want()),
         })
         .collect()
 }
 
 /// The task id or status `awaitTask` starts from.
 pub fn seed(v: &JsValue) -> Check<Seed<JsValue>> {
-    read_seed(v.clone())
+    read_seed(v.clone()).map_err(Mistake::task)
 }
 
 /// A `journal` value: a store, or `true` (the default store, where IndexedDB exists).
 #[cfg(feature = "journal")]
 pub fn store(v: &JsValue) -> Check<JournalStore> {
     let store = if v.as_bool() == Some(true) { JournalStore::default_store() } else { JournalStore::read(v) };
-    store.ok_or_else(|| {
-        "the journal must have get, put, delete and list (or be true: IndexedDB, where it exists)".to_owned()
-    })
+    store.ok_or(Mistake::rule(
+        "the journal must have get, put, delete and list (or be true: IndexedDB, where it exists)",
+    ))
 }
 
 /// The `journal` option: a store (absent or `null`: none, in every function). The client's `id` is
@@ -227,7 +222,7 @@ fn journal(options: &JsValue) -> Check<Option<JournalStore>> {
 fn journal(options: &JsValue) -> Check<()> {
     match field(options, "journal") {
         Some(v) if !v.is_null() => {
-            Err("the journal option needs the journal entry: import from \"mcp-tasks-wasm/journal\"".to_owned())
+            Err(Mistake::rule("the journal option needs the journal entry: import from \"mcp-tasks-wasm/journal\""))
         }
         _ => Ok(()),
     }
@@ -236,5 +231,5 @@ fn journal(options: &JsValue) -> Check<()> {
 /// `resumeTasks`'s `onOutcome(outcome, entry)` (called with `this` undefined).
 #[cfg(feature = "journal")]
 pub fn on_outcome(options: &JsValue) -> Check<Option<Function>> {
-    function(options, "onOutcome").map_err(|_| "options.onOutcome must be a function".to_owned())
+    function(options, "onOutcome").map_err(|_| Mistake::field("options.onOutcome", "must be a function"))
 }

@@ -6,7 +6,7 @@
 #[cfg(feature = "journal")]
 use super::journal::{self, Journal};
 use super::machines;
-use super::settle::{type_error, Driving};
+use super::settle::Driving;
 use crate::api::client::Client;
 use crate::api::options::{AwaitOptions, CallOptions};
 #[cfg(feature = "journal")]
@@ -19,7 +19,7 @@ use wasm_bindgen::JsValue;
 #[cfg(feature = "journal")]
 fn journal_of(what: &str, client: &dyn Client, store: Option<JournalStore>) -> Result<Option<Journal>, JsValue> {
     let Some(store) = store else { return Ok(None) };
-    Journal::on(store, client.id()).map(Some).map_err(|m| type_error(what, m))
+    Journal::on(store, client.id()).map(Some).map_err(|m| m.rejection(what))
 }
 
 /// Sends a task-augmented `tools/call` (`callTool`); a created task is journaled with
@@ -41,9 +41,9 @@ pub fn call_tool(
 pub fn await_task(client: Rc<dyn Client>, seed: Seed<JsValue>, options: AwaitOptions) -> Result<Driving, JsValue> {
     #[cfg(feature = "journal")]
     if let Some(j) = journal_of("awaitTask", client.as_ref(), options.journal.clone())? {
-        return journal::await_task(client, j, seed, options).map_err(|m| type_error("awaitTask", &m));
+        return journal::await_task(client, j, seed, options).map_err(|m| m.rejection("awaitTask"));
     }
-    machines::await_task(client, seed, options, None).map_err(|m| type_error("awaitTask", &m))
+    machines::await_task(client, seed, options, None).map_err(|m| m.rejection("awaitTask"))
 }
 
 /// `callTool`, then `awaitTask` on a created task (`callAndAwait`), journaled with `wait.journal`,
@@ -59,9 +59,8 @@ pub fn call_and_await(
     {
         let store = wait.journal.clone().or_else(|| call.journal.clone());
         if let Some(j) = journal_of("callAndAwait", client.as_ref(), store)? {
-            return journal::call_and_await(client, j, name, args, call, wait)
-                .map_err(|m| type_error("callAndAwait", &m));
+            return journal::call_and_await(client, j, name, args, call, wait).map_err(|m| m.rejection("callAndAwait"));
         }
     }
-    machines::call_and_await(client, name, args, call, wait, None).map_err(|m| type_error("callAndAwait", &m))
+    machines::call_and_await(client, name, args, call, wait, None).map_err(|m| m.rejection("callAndAwait"))
 }

@@ -4,6 +4,7 @@
 
 use super::hooks::js_handler;
 use super::millis::duration_of_millis;
+use super::mistake::Mistake;
 use super::reply::called;
 use super::values::{as_function, entries, field, is_plain_object, js_string};
 use crate::api::callbacks::{Handlers, Reply};
@@ -28,50 +29,43 @@ pub struct ClientObject {
 
 impl ClientObject {
     /// Reads a duck-typed client: any object with a `request` function (and optionally `listen`).
-    /// `Err` carries the message of the `TypeError` to reject with.
-    #[doc(hidden)]
-    pub fn read(object: &JsValue) -> Result<Self, &'static str> {
+    /// `Err`: the mistake (the `TypeError` to reject with).
+    pub fn read(object: &JsValue) -> Result<Self, Mistake> {
         if !object.is_object() {
-            return Err("the client must be an object with a request function");
+            return Err(Mistake::rule("the client must be an object with a request function"));
         }
+        let function = |key| Mistake::field(key, "must be a function");
         let request = match field(object, "request") {
-            None => return Err("the client has no request function"),
-            Some(f) => as_function(&f).ok_or("request must be a function")?,
+            None => return Err(Mistake::rule("the client has no request function")),
+            Some(f) => as_function(&f).ok_or(function("request"))?,
         };
         let listen = match field(object, "listen") {
             None => None,
-            Some(f) => Some(as_function(&f).ok_or("listen must be a function")?),
+            Some(f) => Some(as_function(&f).ok_or(function("listen"))?),
         };
         let capabilities = field(object, "clientCapabilities");
         if let Some(c) = &capabilities {
             if !c.is_object() {
-                return Err("client.clientCapabilities must be an object");
+                return Err(Mistake::field("client.clientCapabilities", "must be an object"));
             }
             if !is_plain_object(c) || entries(c).is_none() {
-                return Err("client.clientCapabilities cannot be read");
+                return Err(Mistake::field("client.clientCapabilities", "cannot be read"));
             }
         }
-        let timeout = read_millis(object, "requestTimeoutMs").map_err(|_| TIMEOUT_MESSAGE)?;
+        let timeout = read_millis(object, "requestTimeoutMs")?;
         let handlers = field(object, "inputHandlers").unwrap_or(JsValue::UNDEFINED);
         Ok(Self { object: object.clone(), request, listen, capabilities, timeout, handlers })
     }
 }
 
-/// The message of a bad `requestTimeoutMs` on a client.
-const TIMEOUT_MESSAGE: &str = "requestTimeoutMs must be a non-negative number of milliseconds (or Infinity)";
-
-/// A duration property that is not a non-negative number of milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NotMillis;
-
-/// A duration property in milliseconds: `None` when absent, `Err` unless a non-negative number
-/// (`Infinity`: no bound; fractions round up).
-pub fn read_millis(o: &JsValue, key: &str) -> Result<Option<Duration>, NotMillis> {
+/// A duration property in milliseconds: `None` when absent; a mistake unless a non-negative number
+/// (`Infinity`: no bound; fractions round up). One message for a client's and the options' fields.
+pub fn read_millis(o: &JsValue, key: &'static str) -> Result<Option<Duration>, Mistake> {
     match field(o, key) {
         None => Ok(None),
         Some(v) => match v.as_f64() {
             Some(n) if n >= 0.0 => Ok(Some(duration_of_millis(n))),
-            _ => Err(NotMillis),
+            _ => Err(Mistake::field(key, "must be a non-negative number of milliseconds (or Infinity)")),
         },
     }
 }

@@ -4,6 +4,7 @@
 
 use super::clock::now;
 use super::hooks::Hooks;
+use super::mistake::Mistake;
 use super::run::{drive, Spec};
 use super::settings::{bounds, input_mode, retry};
 use super::settle::Driving;
@@ -53,10 +54,10 @@ fn call_part(client: &dyn Client, o: CallOptions) -> (CallSettings<JsValue>, Hoo
 }
 
 /// The engine options and callbacks of a wait; `Err` when the floor is above the ceiling.
-fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitSettings, Hooks), String> {
+fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitSettings, Hooks), Mistake> {
     let mut hooks = input_hooks(client, &o.input, o.input_handlers.clone());
     hooks.on_status = o.on_status.clone();
-    let opts = o.engine(&hooks.handlers, client.request_timeout()).map_err(str::to_owned)?;
+    let opts = o.engine(&hooks.handlers, client.request_timeout())?;
     Ok((opts, hooks))
 }
 
@@ -104,27 +105,27 @@ pub fn call_tool(
     run(client, Box::new(machine), hooks, None, signals)
 }
 
-/// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err(message)`: the
-/// seed or the options are wrong (nothing was sent).
+/// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err`: the seed or
+/// the options are wrong (nothing was sent).
 pub fn await_task(
     client: Rc<dyn Client>,
     seed: Seed<JsValue>,
     options: AwaitOptions,
     stop: Stop,
-) -> Result<Driving, String> {
+) -> Result<Driving, Mistake> {
     let (opts, hooks) = wait_part(client.as_ref(), &options)?;
-    let machine = Wait::resume(seed, opts, &options.answered, now())?;
+    let machine = Wait::resume(seed, opts, &options.answered, now()).map_err(Mistake::task)?;
     Ok(run(client, Box::new(machine), hooks, None, one_signal(&options.signal, stop)))
 }
 
 /// What [`await_task`] would reject `seed` and `options` with (nothing is sent, no time is taken).
 #[cfg(feature = "journal")]
-pub(super) fn check_await(client: &dyn Client, seed: &Seed<JsValue>, options: &AwaitOptions) -> Result<(), String> {
+pub(super) fn check_await(client: &dyn Client, seed: &Seed<JsValue>, options: &AwaitOptions) -> Result<(), Mistake> {
     let (opts, _) = wait_part(client, options)?;
-    Wait::resume(seed.clone(), opts, &options.answered, now()).map(drop)
+    Wait::resume(seed.clone(), opts, &options.answered, now()).map(drop).map_err(Mistake::task)
 }
 
-/// `call_tool`, then `await_task` on a created task. `Err(message)`: the wait's options are wrong
+/// `call_tool`, then `await_task` on a created task. `Err`: the wait's options are wrong
 /// (nothing was sent). The call's signal also aborts the wait unless the wait has its own.
 pub fn call_and_await(
     client: Rc<dyn Client>,
@@ -133,7 +134,7 @@ pub fn call_and_await(
     call: CallOptions,
     wait: AwaitOptions,
     stop: Stop,
-) -> Result<Driving, String> {
+) -> Result<Driving, Mistake> {
     let (wait_opts, wait_hooks) = wait_part(client.as_ref(), &wait)?;
     let wait_signal = signal_value(&wait.signal);
     let mut signals = Vec::new();

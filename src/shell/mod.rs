@@ -14,6 +14,7 @@ pub mod journal;
 pub mod live;
 pub mod machines;
 pub mod millis;
+pub mod mistake;
 pub mod reply;
 pub mod run;
 pub mod settings;

@@ -2,6 +2,7 @@
 //! bounds and input mode, in whole milliseconds; and the one rule for a tool's arguments.
 
 use super::millis::millis;
+use super::mistake::Mistake;
 use crate::api::callbacks::Handlers;
 use crate::api::options::{AwaitOptions, CallOptions, Input};
 use crate::engine::settings::{
@@ -68,7 +69,7 @@ impl AwaitOptions {
         &self,
         handlers: &Handlers,
         client_timeout: Option<Duration>,
-    ) -> Result<WaitSettings, &'static str> {
+    ) -> Result<WaitSettings, Mistake> {
         let max_poll = millis_or(self.max_poll_interval, DEFAULT_MAX_POLL_INTERVAL_MS);
         let opts = WaitSettings {
             bounds: bounds(self.timeout, self.request_timeout, client_timeout),
@@ -83,20 +84,20 @@ impl AwaitOptions {
             listen: self.listen,
         };
         if opts.min_poll_interval_ms > opts.max_poll_interval_ms {
-            return Err("minPollIntervalMs must not exceed maxPollIntervalMs");
+            return Err(Mistake::rule("minPollIntervalMs must not exceed maxPollIntervalMs"));
         }
         Ok(opts)
     }
 }
 
 /// The tool's arguments as both APIs take them: none (`undefined` or `null`; in Rust `()` or `None`), or
-/// an object that is not an array (MCP's `arguments` is a map). `Err`: the one message of the mistake.
-pub fn tool_args(v: JsValue) -> Result<Option<JsValue>, &'static str> {
+/// an object that is not an array (MCP's `arguments` is a map). `Err`: the mistake (one message).
+pub fn tool_args(v: JsValue) -> Result<Option<JsValue>, Mistake> {
     if v.is_undefined() || v.is_null() {
         Ok(None)
     } else if super::values::is_plain_object(&v) {
         Ok(Some(v))
     } else {
-        Err("args must be an object (not an array)")
+        Err(Mistake::rule("args must be an object (not an array)"))
     }
 }

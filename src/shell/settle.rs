@@ -49,8 +49,3 @@ pub fn settle(started: Result<Driving, JsValue>) -> Settling {
         Ok(run) => Box::pin(async move { run.await.map(ended_to_js) }),
     }
 }
-
-/// A `TypeError` "function: message" (the JS function's name, as both APIs reject with it).
-pub fn type_error(what: &str, message: &str) -> JsValue {
-    js_sys::TypeError::new(&[what, ": ", message].concat()).into()
-}

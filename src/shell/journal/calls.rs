@@ -19,6 +19,7 @@ use crate::json::Json;
 use crate::shell::clock::now;
 use crate::shell::inbox::Inbox;
 use crate::shell::machines::{self, check_await};
+use crate::shell::mistake::Mistake;
 use crate::shell::settings::bounds;
 use crate::shell::settle::{Driving, Ended};
 use crate::shell::signals::{is_aborted, subscribe};
@@ -129,21 +130,20 @@ pub fn call_tool(
 
 /// `machines::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
 /// [`one_waiter`]): the entry is loaded (or created), its answered keys never asked again, and it is
-/// removed at a terminal outcome. `Err(message)`: the seed or the options are wrong (nothing was
-/// sent).
+/// removed at a terminal outcome. `Err`: the seed or the options are wrong (nothing was sent).
 pub fn await_task(
     client: Rc<dyn Client>,
     journal: Journal,
     seed: Seed<JsValue>,
     options: AwaitOptions,
-) -> Result<Driving, String> {
+) -> Result<Driving, Mistake> {
     check_await(client.as_ref(), &seed, &options)?;
     let task_id = match &seed {
         Seed::TaskId(id) => Some(id.clone()),
         Seed::Status(s) => s.get_str("taskId"),
     }
     .filter(|id| !id.is_empty())
-    .ok_or("the task status has no taskId")?;
+    .ok_or(Mistake::rule("the task status has no taskId"))?;
     let (server, id, signal) = (journal.server.clone(), task_id.clone(), options.signal.clone());
     let body: Body = Box::new(move |after_other| {
         Box::pin(async move {
@@ -153,7 +153,7 @@ pub fn await_task(
                 let left = journal.store.get(&key_of(&journal.server, &task_id)).await;
                 if left.as_ref().is_ok_and(JsValue::is_undefined) {
                     let run = machines::await_task(client, Seed::TaskId(task_id.clone()), options, None);
-                    let ended = run.map_err(type_error)?.await?;
+                    let ended = run.map_err(|m| m.rejection("awaitTask"))?.await?;
                     if let Ended::Verdict(o) = &ended {
                         told(&journal.server, Some(task_id), o);
                     }
@@ -174,7 +174,8 @@ pub fn await_task(
             let mut options = await_options(&record, options);
             options.answered = record.answered_before();
             let stop = record.stop_signal();
-            let run = machines::await_task(watched, seed, options, stop.as_ref()).map_err(type_error)?;
+            let run =
+                machines::await_task(watched, seed, options, stop.as_ref()).map_err(|m| m.rejection("awaitTask"))?;
             settle(record, run, true, limit).await
         })
     });
@@ -183,7 +184,7 @@ pub fn await_task(
 
 /// `machines::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
 /// held), its answers as they are given, and it is removed at a terminal outcome, which the other
-/// waiters of the task hear. `Err(message)`: the wait's options are wrong (nothing was sent).
+/// waiters of the task hear. `Err`: the wait's options are wrong (nothing was sent).
 pub fn call_and_await(
     client: Rc<dyn Client>,
     journal: Journal,
@@ -191,7 +192,7 @@ pub fn call_and_await(
     args: Option<JsValue>,
     call: CallOptions,
     wait: AwaitOptions,
-) -> Result<Driving, String> {
+) -> Result<Driving, Mistake> {
     let record = Record::new(journal);
     let signal = wait.signal.clone().or_else(|| call.signal.clone());
     let both = [call.timeout, wait.timeout].map(|t| bounds(t, None, None).timeout_ms);
@@ -204,10 +205,4 @@ pub fn call_and_await(
     let (call, wait) = (call_options(&record, call), await_options(&record, wait));
     let run = machines::call_and_await(watched, name, args, call, wait, record.stop_signal().as_ref())?;
     Ok(settle(record, run, true, limit))
-}
-
-/// A `TypeError` "awaitTask: message" (a check that passed before the wait went on fails: cannot
-/// happen, but is never a panic).
-fn type_error(message: String) -> JsValue {
-    crate::shell::settle::type_error("awaitTask", &message)
 }

@@ -28,6 +28,7 @@ pub use resume::{pending_tasks, resume_tasks, Each, Listing, Resuming};
 
 use crate::api::store::JournalStore;
 use crate::engine::{FailureCause, Verdict};
+use crate::shell::mistake::Mistake;
 use wasm_bindgen::JsValue;
 
 /// Where a journaled call records its task: the store, and the server the task belongs to (the
@@ -43,10 +44,12 @@ pub struct Journal {
 impl Journal {
     /// A journal of `store` for a client whose `id` is `id`: a task id is unique only on its server, so
     /// a journaled client needs a non-empty `id`. `Err`: the one message of that mistake, in both APIs.
-    pub fn on(store: JournalStore, id: Option<String>) -> Result<Journal, &'static str> {
+    pub fn on(store: JournalStore, id: Option<String>) -> Result<Journal, Mistake> {
         match id {
             Some(server) if !server.is_empty() => Ok(Journal { store, server }),
-            _ => Err("a journaled client needs an id (HTTP and stdio clients have one; set it on others)"),
+            _ => {
+                Err(Mistake::rule("a journaled client needs an id (HTTP and stdio clients have one; set it on others)"))
+            }
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::api::options::AwaitOptions;
 use crate::api::store::JournalStore;
 use crate::engine::wait::Seed;
 use crate::json::Json;
-use crate::shell::settle::{type_error, Ended};
+use crate::shell::settle::Ended;
 use crate::shell::values::{js_string, read_key};
 use js_sys::Array;
 use std::future::{poll_fn, Future};
@@ -65,7 +65,7 @@ pub fn resume_tasks(client: Rc<dyn Client>, journal: Journal, options: AwaitOpti
         for entry in entries.iter() {
             let task_id = entry.get_str("taskId").unwrap_or_default();
             let wait = await_task(client.clone(), journal.clone(), Seed::TaskId(task_id), options.clone())
-                .map_err(|m| type_error("resumeTasks", &m))?;
+                .map_err(|m| m.rejection("resumeTasks"))?;
             waits.push((entry, Some(wait)));
         }
         poll_fn(|cx| {

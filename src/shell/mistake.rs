@@ -1,0 +1,49 @@
+//! A mistake in a call's arguments, found before anything is sent: both APIs reject with the
+//! `TypeError` "function: message" ([`Mistake::rejection`]). A mistake is made by the kind it is
+//! ([`Mistake::rule`], [`Mistake::field`], [`Mistake::empty`], [`Mistake::task`]), each kind with one
+//! way to say it, assembled without `core::fmt`; it carries its message (a static one is not
+//! copied). (An enum of the kinds, measured: +0.5 KB gzip, its values three times the size to move
+//! through every reader's `Result`.)
+
+use std::borrow::Cow;
+use wasm_bindgen::JsValue;
+
+/// A mistake in a call's arguments, with its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mistake(Cow<'static, str>);
+
+impl Mistake {
+    /// `updateTask`'s responses that are not a map (the same message in both APIs).
+    pub const RESPONSES: Mistake = Mistake::rule("responses must be an object (key → response)");
+
+    /// A rule broken, in its one message (e.g. "options must be an object").
+    pub const fn rule(message: &'static str) -> Self {
+        Self(Cow::Borrowed(message))
+    }
+
+    /// A field that is not what it must be: "`field` `rule`" ("retries" + "must be a whole number, at
+    /// least 0").
+    pub fn field(field: &'static str, rule: &'static str) -> Self {
+        Self(Cow::Owned([field, " ", rule].concat()))
+    }
+
+    /// An argument that must be a non-empty string: "the `what` must be a non-empty string".
+    pub fn empty(what: &'static str) -> Self {
+        Self(Cow::Owned(["the ", what, " must be a non-empty string"].concat()))
+    }
+
+    /// The task to await is not one: what the protocol's reading of it found.
+    pub fn task(message: String) -> Self {
+        Self(Cow::Owned(message))
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+
+    /// The `TypeError` "`what`: message" (`what`: the JS function's name).
+    pub fn rejection(&self, what: &str) -> JsValue {
+        js_sys::TypeError::new(&[what, ": ", &self.0].concat()).into()
+    }
+}
