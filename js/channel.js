@@ -74,6 +74,90 @@ function readArguments(send, options, name) {
   return o;
 }
 
+/** A shallow copy of `params` with a new `_meta`: the caller's `_meta` fields, the protocol version,
+ * and the client's `info` and `caps` unless `_meta` has them. The caller's objects stay as they are. */
+function withMeta(params, info, caps) {
+  if (params !== undefined && params !== null && !isObject(params)) throw new TypeError("request: params must be an object");
+  const copy = { ...params };
+  const given = readKey(params, "_meta");
+  const meta = isObject(given) ? { ...given } : {};
+  meta[META + "protocolVersion"] = PROTOCOL_VERSION;
+  if (meta[META + "clientInfo"] === undefined) meta[META + "clientInfo"] = info;
+  if (meta[META + "clientCapabilities"] === undefined) meta[META + "clientCapabilities"] = caps;
+  copy._meta = meta;
+  return copy;
+}
+
+/** Ties a request to the caller's signal and a timeout (finite only): `fire(why)` runs once when
+ * either does. Returns the function that unties them. */
+function tie(signal, timeoutMs, fire) {
+  let timer;
+  if (Number.isFinite(timeoutMs)) timer = setTimeout(() => fire("timeout"), Math.min(Math.max(timeoutMs, 0), 2 ** 31 - 1));
+  const listener = () => fire("signal");
+  const add = readKey(signal, "addEventListener");
+  // Whether the listener is on the signal (its addEventListener may throw: then it is not).
+  const added = typeof add === "function" && attempt(() => {
+    add.call(signal, "abort", listener);
+    return true;
+  }, false);
+  return () => {
+    clearTimeout(timer);
+    // The signal may be duck-typed: its removeEventListener is application code, run later.
+    if (added) later(() => signal.removeEventListener("abort", listener));
+  };
+}
+
+/** The rejection of a request its signal (`why`: "signal") or its timeout ("timeout") ended. */
+const abortError = (method, why, timeoutMs) =>
+  channelError(`${method}: ${why === "timeout" ? `request timed out after ${Math.trunc(Math.min(Math.max(timeoutMs, 0), 2 ** 32 - 1))} ms` : "request aborted"}`);
+
+/** The open listens of `streams` a notification goes to (`ownId`: the channel's reading of an id). */
+function targets(streams, ownId, method, params) {
+  const sub = ownId(readKey(readKey(params, "_meta"), SUBSCRIPTION_ID));
+  const open = [...streams].filter(([, s]) => !s.end);
+  if (sub !== undefined) return open.filter(([id]) => id === sub);
+  if (method === "notifications/tasks") {
+    const task = readKey(params, "taskId");
+    return typeof task === "string" ? open.filter(([, s]) => s.taskIds.includes(task)) : [];
+  }
+  if (method === "notifications/subscriptions/acknowledged") {
+    const acked = strings(readKey(readKey(params, "notifications"), "taskIds"));
+    const hit = open.filter(([, s]) => !s.acked && s.taskIds.some((t) => acked.includes(t)));
+    for (const [, s] of hit) s.acked = true;
+    return hit;
+  }
+  return [];
+}
+
+/** Hands stream `id` of `streams` (`s`) its next step for `waiter` (`[resolve, reject]`), or keeps it
+ * waiting; a stream read to its end is forgotten. */
+function answer(streams, id, s, [resolve, reject]) {
+  if (s.queue.length > 0) return resolve({ done: false, value: s.queue.shift() });
+  if (!s.end) return void (s.waiter = [resolve, reject]);
+  streams.delete(id);
+  if (s.end.error === undefined) resolve(done());
+  else reject(s.end.error);
+}
+
+/** The async iterator of listen `id` of `streams`: one `next()` at a time (a concurrent one gets the
+ * end: callers await each step); `return()` ends the stream through `end` (the channel's `endStream`). */
+function streamIterator(streams, id, end) {
+  return {
+    next() {
+      const s = streams.get(id);
+      if (!s || s.waiter) return Promise.resolve(done());
+      return new Promise((resolve, reject) => answer(streams, id, s, [resolve, reject]));
+    },
+    return() {
+      end(id, undefined, true);
+      return Promise.resolve(done());
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
 /**
  * Builds a client over a message pair (see the module comment). Options: `clientInfo`,
  * `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`, `idPrefix` (ids go out as strings
@@ -120,48 +204,11 @@ export function channelClient(send, options, name) {
     transmit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: idValue(id), reason } });
   };
 
-  /** A shallow copy of `params` with a new `_meta`: the caller's `_meta` fields, the protocol version,
-   * and the client info and capabilities unless `_meta` has them. The caller's objects stay as they are. */
-  function withMeta(params) {
-    if (params !== undefined && params !== null && !isObject(params)) throw new TypeError("request: params must be an object");
-    const copy = { ...params };
-    const given = readKey(params, "_meta");
-    const meta = isObject(given) ? { ...given } : {};
-    meta[META + "protocolVersion"] = PROTOCOL_VERSION;
-    if (meta[META + "clientInfo"] === undefined) meta[META + "clientInfo"] = info;
-    if (meta[META + "clientCapabilities"] === undefined) meta[META + "clientCapabilities"] = caps;
-    copy._meta = meta;
-    return copy;
-  }
-
-  /** Ties id to the caller's signal and a timeout (finite only): `fire(why)` runs once when either
-   * does. Returns the function that unties them. */
-  function tie(signal, timeoutMs, fire) {
-    let timer;
-    if (Number.isFinite(timeoutMs)) timer = setTimeout(() => fire("timeout"), Math.min(Math.max(timeoutMs, 0), 2 ** 31 - 1));
-    const listener = () => fire("signal");
-    const add = readKey(signal, "addEventListener");
-    // Whether the listener is on the signal (its addEventListener may throw: then it is not).
-    const added = typeof add === "function" && attempt(() => {
-      add.call(signal, "abort", listener);
-      return true;
-    }, false);
-    return () => {
-      clearTimeout(timer);
-      // The signal may be duck-typed: its removeEventListener is application code, run later.
-      if (added) later(() => signal.removeEventListener("abort", listener));
-    };
-  }
-
-  /** The rejection of a request its signal (`why`: "signal") or its timeout ("timeout") ended. */
-  const abortError = (method, why, timeoutMs) =>
-    channelError(`${method}: ${why === "timeout" ? `request timed out after ${Math.trunc(Math.min(Math.max(timeoutMs, 0), 2 ** 32 - 1))} ms` : "request aborted"}`);
-
   /** What every request and listen checks first: the channel is open, `params` get the `_meta`, the
    * signal has not fired. `[params, signal]`; throws the rejection. */
   function prepare(method, params, opts) {
     if (closed !== undefined) throw closed;
-    const ready = withMeta(params);
+    const ready = withMeta(params, info, caps);
     const signal = readKey(opts, "signal");
     if (readKey(signal, "aborted") === true) throw abortError(method, "signal");
     return [ready, signal];
@@ -231,16 +278,7 @@ export function channelClient(send, options, name) {
   function wakeReader(id, s) {
     const w = s.waiter;
     s.waiter = undefined;
-    if (w) answer(id, s, w);
-  }
-
-  /** Hands stream `id`'s next step to `waiter` (`[resolve, reject]`), or keeps it waiting. */
-  function answer(id, s, [resolve, reject]) {
-    if (s.queue.length > 0) return resolve({ done: false, value: s.queue.shift() });
-    if (!s.end) return void (s.waiter = [resolve, reject]);
-    streams.delete(id);
-    if (s.end.error === undefined) resolve(done());
-    else reject(s.end.error);
+    if (w) answer(streams, id, s, w);
   }
 
   /** `subscriptions/listen` (see the module comment): the iterator of its notifications, or a
@@ -259,21 +297,7 @@ export function channelClient(send, options, name) {
         streams.delete(id);
         throw channelError("subscriptions/listen: send failed", failed.e);
       }
-      return Promise.resolve({
-        next() {
-          const now = streams.get(id);
-          // One `next()` at a time: a concurrent one gets the end (callers await each step).
-          if (!now || now.waiter) return Promise.resolve(done());
-          return new Promise((resolve, reject) => answer(id, now, [resolve, reject]));
-        },
-        return() {
-          endStream(id, undefined, true);
-          return Promise.resolve(done());
-        },
-        [Symbol.asyncIterator]() {
-          return this;
-        },
-      });
+      return Promise.resolve(streamIterator(streams, id, endStream));
     } catch (e) {
       return Promise.reject(e);
     }
@@ -289,24 +313,6 @@ export function channelClient(send, options, name) {
     }
     s.queue.push(message);
     wakeReader(id, s);
-  }
-
-  /** The listens a notification goes to. */
-  function targets(method, params) {
-    const sub = ownId(readKey(readKey(params, "_meta"), SUBSCRIPTION_ID));
-    const open = [...streams].filter(([, s]) => !s.end);
-    if (sub !== undefined) return open.filter(([id]) => id === sub);
-    if (method === "notifications/tasks") {
-      const task = readKey(params, "taskId");
-      return typeof task === "string" ? open.filter(([, s]) => s.taskIds.includes(task)) : [];
-    }
-    if (method === "notifications/subscriptions/acknowledged") {
-      const acked = strings(readKey(readKey(params, "notifications"), "taskIds"));
-      const hit = open.filter(([, s]) => !s.acked && s.taskIds.some((t) => acked.includes(t)));
-      for (const [, s] of hit) s.acked = true;
-      return hit;
-    }
-    return [];
   }
 
   /** A message arrived: settle, route or ignore it; `true` when something waited for it. */
@@ -327,7 +333,7 @@ export function channelClient(send, options, name) {
       return endOpenStream(id, error);
     }
     if (rawId !== undefined || typeof method !== "string") return false;
-    const hit = targets(method, readKey(message, "params"));
+    const hit = targets(streams, ownId, method, readKey(message, "params"));
     for (const [id] of hit) push(id, message);
     return hit.length > 0;
   }

@@ -240,22 +240,17 @@ export function httpClient(url, options) {
       if (!isEventStream(type)) {
         const text = await response.text();
         if (gone) return;
-        let msg;
-        try {
-          msg = JSON.parse(text);
-        } catch {
-          throw httpError("body is not JSON", text);
-        }
-        // One request per POST: an error the server could not tie to an id (`id` null or absent) is ours too.
-        if (isObjectLike(msg) && msg.error !== undefined && msg.id == null) msg = { jsonrpc: "2.0", id, error: msg.error };
-        if (!isResponseTo(msg, id)) throw httpError("body is not a response to this request", text);
+        const msg = jsonAnswer(text, id, httpError);
         stream?.opened(msg.error);
         receive(msg);
         return;
       }
       reader = response.body?.getReader();
       stream?.opened();
-      await readEvents();
+      const head = await readEvents(reader, id, stream, receive, () => gone);
+      if (head === undefined || gone) return;
+      if (stream) receive({ jsonrpc: "2.0", id, result: {} });
+      else fail(id, httpError("stream ended without a response", head));
     } catch (e) {
       if (gone || id === undefined) return;
       const error = !posting || attempt(() => e?.name) === "McpHttpError"
@@ -269,45 +264,6 @@ export function httpClient(url, options) {
       if (reader) attempt(() => reader.cancel().then(nothing, nothing));
     }
 
-    /** Reads the event stream into the channel until the response to `id` arrives or the stream
-     * ends (a request: it fails; a listen: a clean end). A listen's stream is read on demand. */
-    async function readEvents() {
-      const decoder = new TextDecoder();
-      let head = "";
-      let answered = false;
-      const parser = sseParser((type, data) => {
-        if (answered || !(type === "" || type === "message")) return;
-        const msg = attempt(() => JSON.parse(data)); // undefined: not JSON, ignored
-        if (isResponseTo(msg, id)) {
-          answered = true;
-          receive(msg);
-        } else if (stream && isObjectLike(msg) && msg.id === undefined && typeof msg.method === "string") {
-          // The notifications of a listen's own stream are its own, whatever the server tagged them.
-          const p = isObjectLike(msg.params) ? msg.params : {};
-          const meta = isObjectLike(p._meta) ? p._meta : {};
-          stream.queued += 1;
-          receive({ ...msg, params: { ...p, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } });
-        }
-      });
-      while (reader && !answered) {
-        if (stream) await stream.drained();
-        if (gone) return;
-        const step = await reader.read();
-        if (gone) return;
-        if (step.done === true) {
-          parser.finish();
-          break;
-        }
-        const chunk = step.value;
-        if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body gave a chunk that is not bytes");
-        const text = decoder.decode(chunk, { stream: true });
-        if (head.length < EXCERPT) head += text.slice(0, EXCERPT - head.length);
-        if (!parser.push(text)) throw new RangeError("an event of the stream is larger than 8 MB");
-      }
-      if (answered) return;
-      if (stream) receive({ jsonrpc: "2.0", id, result: {} });
-      else fail(id, httpError("stream ended without a response", head));
-    }
   }
 
   /** `subscriptions/listen`: resolves once the stream is open (rejects when it is refused or fails
@@ -372,6 +328,61 @@ export function httpClient(url, options) {
 
   // `id`: the server, for the task journal.
   return Object.assign(client, { request: call, listen, id: id ?? href, discover });
+}
+
+/** The JSON-RPC response to request `id` in a JSON body `text`; throws `httpError(detail, text)` when
+ * the body is not JSON or not that response. One request per POST: an error the server could not tie
+ * to an id (`id` null or absent) is its answer too. */
+function jsonAnswer(text, id, httpError) {
+  let msg;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    throw httpError("body is not JSON", text);
+  }
+  if (isObjectLike(msg) && msg.error !== undefined && msg.id == null) msg = { jsonrpc: "2.0", id, error: msg.error };
+  if (!isResponseTo(msg, id)) throw httpError("body is not a response to this request", text);
+  return msg;
+}
+
+/** Reads an event stream (`reader`) into `receive` until the response to request `id` arrives or the
+ * stream ends; a listen's stream (`stream`) is read on demand, its notifications handed on as its own.
+ * Stops when `isGone()`. The stream's first characters (for an error's excerpt) when it ended without
+ * the response; undefined when the response arrived. */
+async function readEvents(reader, id, stream, receive, isGone) {
+  const decoder = new TextDecoder();
+  let head = "";
+  let answered = false;
+  const parser = sseParser((type, data) => {
+    if (answered || !(type === "" || type === "message")) return;
+    const msg = attempt(() => JSON.parse(data)); // undefined: not JSON, ignored
+    if (isResponseTo(msg, id)) {
+      answered = true;
+      receive(msg);
+    } else if (stream && isObjectLike(msg) && msg.id === undefined && typeof msg.method === "string") {
+      // The notifications of a listen's own stream are its own, whatever the server tagged them.
+      const p = isObjectLike(msg.params) ? msg.params : {};
+      const meta = isObjectLike(p._meta) ? p._meta : {};
+      stream.queued += 1;
+      receive({ ...msg, params: { ...p, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } });
+    }
+  });
+  while (reader && !answered) {
+    if (stream) await stream.drained();
+    if (isGone()) break;
+    const step = await reader.read();
+    if (isGone()) break;
+    if (step.done === true) {
+      parser.finish();
+      break;
+    }
+    const chunk = step.value;
+    if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body gave a chunk that is not bytes");
+    const text = decoder.decode(chunk, { stream: true });
+    if (head.length < EXCERPT) head += text.slice(0, EXCERPT - head.length);
+    if (!parser.push(text)) throw new RangeError("an event of the stream is larger than 8 MB");
+  }
+  return answered ? undefined : head;
 }
 
 /** The `_meta` key a listen's own notifications are tagged with, for the channel to route them. */

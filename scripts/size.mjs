@@ -38,10 +38,12 @@ import { wasmOpt, wasmOptArgs } from "./wasm-opt.mjs";
 
 /** The target, KiB gzip, of the working app on the core entry (`mcp-tasks-wasm`; issue 29). */
 export const BUDGET_KB = 58;
-/** What `--check` enforces while the figure is above the budget: the figure it reached, never raised
- * (80 while the one module had the journal; 65 for the core entry since the journal has its own; 62.6
- * (64,050 B) with one typed path and wasm-opt's one-caller inlining kept to tiny functions). */
-export const CEILING_KB = 62.6;
+/** What `--check` enforces while the figure is above the budget: the figure it reached, lowered as it
+ * falls (80 while the one module had the journal; 65 for the core entry since the journal has its own;
+ * 62.6 (64,050 B) with one typed path and wasm-opt's one-caller inlining kept to tiny functions) and
+ * raised once, by 0.1 KB, on purpose: the JS transports as small named functions (issue 29 asks for
+ * them) cost 63 B gzip (64,145 B with the typed mistakes' 32 B). */
+export const CEILING_KB = 62.7;
 /** The budget of the same working app on the journal entry (`mcp-tasks-wasm/journal`; issue 29), met
  * since one typed path (80.6 KB, 82,554 B) — `--check` enforces it. (Its ceiling before: 82.7 KB when
  * the entries split, 82.8 with one rule for `args` and for a journaled client's id in both APIs.) */
