@@ -291,6 +291,30 @@ test("callAndAwait with cancelOnAbort: the wait's signal aborted during the call
   }
 });
 
+test("cancelOnAbort is the engine's, journaled or not: an abort while the created task is still being journaled rejects, cancels nothing (the wait never knew the task) and keeps the entry", async () => {
+  const sent = [];
+  const client = directClient((method, params) => {
+    sent.push(method);
+    if (method === "tools/call") return { resultType: "task", taskId: "t-held", status: "working", ttlMs: null, createdAt: "", lastUpdatedAt: "" };
+    return new Promise(() => {});
+  });
+  client.id = "direct:held-put";
+  const inner = memoryJournal();
+  let release;
+  const held = new Promise((r) => (release = r));
+  const journal = { ...inner, put: async (key, entry) => { await held; return inner.put(key, entry); } };
+  const ac = new AbortController();
+  const p = callAndAwait(client, "slow", {}, { signal: ac.signal }, { journal, cancelOnAbort: true });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(sent, ["tools/call"], "the put holds the task's answer back from the wait");
+  ac.abort(new Error("stop"));
+  assert.equal((await rejection(p)).message, "stop");
+  release();
+  await new Promise((r) => setTimeout(r, 30));
+  assert.deepEqual(sent, ["tools/call"], "no tasks/cancel: the wait never knew the task");
+  assert.deepEqual((await pendingTasks(journal)).map((e) => e.taskId), ["t-held"], "the entry stays, to be resumed");
+});
+
 test("a store whose get fails ends the call as journal_failed with operation get; a final delete that fails, hangs or is aborted still gives the outcome", async () => {
   // get fails: loading the entry of an awaited task.
   const failing = spyJournal();
