@@ -121,7 +121,7 @@ function breakdown(wasm) {
       if (item.includes("future_to_promise")) key = "the async exports' futures";
       by.set(key, (by.get(key) ?? 0) + Number(m[1]));
     }
-    console.log("where the module's bytes go (raw bytes of code and data after wasm-opt, by crate and module; top 25):");
+    console.log(`where the module's bytes go (raw bytes of code and data after wasm-opt, by crate and module; top ${process.env.TOP ?? 25}):`);
     for (const [k, v] of [...by].sort((a, b) => b[1] - a[1]).slice(0, +(process.env.TOP ?? 25))) console.log(`  ${String(v).padStart(7)}  ${k}`);
   } catch {
     console.log("(no breakdown: `cargo install twiggy` to see where the bytes go)");
