@@ -288,8 +288,15 @@ fn every_invalid_answer_is_refused_before_it_is_sent() {
 }
 
 #[test]
-fn an_answer_that_is_not_a_tagged_outcome_is_refused() {
-    for answer in [json!({"action": "accept"}), json!(null), json!({"tag": "maybe"})] {
+fn an_answer_that_is_neither_a_tagged_outcome_nor_a_plain_result_is_refused() {
+    let cases = [
+        json!(null),
+        json!({"tag": "maybe"}),
+        json!({"tag": 5, "action": "accept"}),
+        json!([{"action": "accept"}]),
+        json!("accept"),
+    ];
+    for answer in cases {
         let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
         let a = answer.clone();
         let mut sim = Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, a.clone()));
@@ -365,6 +372,40 @@ fn the_input_function_is_asked_each_key_once_and_may_answer_part() {
     let updates: Vec<Vec<String>> =
         script.updates.borrow().iter().map(|u| u.as_object().unwrap().keys().cloned().collect()).collect();
     assert_eq!(updates, [vec!["a".to_owned()]]);
+}
+
+#[test]
+fn a_handler_may_answer_with_the_plain_result_checked_as_a_tagged_response_is() {
+    let sampling = json!({"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}});
+    let roots = json!({"method": "roots/list"});
+    let message = json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"});
+    let cases = [
+        (form("?"), json!({"action": "accept", "content": {"name": "Ada"}})),
+        (form("?"), json!({"action": "decline"})),
+        (form("?"), json!({"action": "cancel"})),
+        (sampling, message),
+        (roots, json!({"roots": [{"uri": "file:///x"}]})),
+    ];
+    for (request, response) in cases {
+        let (script, f) = server(vec![asking(json!({"k": request})), done()]);
+        let r = response.clone();
+        let mut sim = Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, r.clone()));
+        assert_eq!(run(&mut sim, handlers(ALL))["tag"], "ok", "{response}");
+        assert_eq!(*script.updates.borrow(), [json!({"k": response})], "sent as it came");
+    }
+    // An invalid plain result is refused before it is sent, as an invalid tagged response is.
+    let (script, f) = server(vec![asking(json!({"k": form("?")}))]);
+    let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(0, json!({"action": "maybe"})));
+    let out = run(&mut sim, handlers(ALL));
+    assert_eq!(out["error"]["cause"]["reason"], json!({"type": "invalid_response", "response": {"action": "maybe"}}));
+    assert!(script.updates.borrow().is_empty());
+    // The input function answers many keys: only `{tag: "ok", responses}` (a plain map is ambiguous).
+    let (_, f) = server(vec![asking(json!({"a": form("A?")}))]);
+    let plain = json!({"a": {"action": "decline"}});
+    let p = plain.clone();
+    let mut sim = Sim::new(f).handler(move |_, _, _, _| Reaction::After(0, p.clone()));
+    let out = run(&mut sim, WaitSettings { input: InputMode::Function, ..WaitSettings::default() });
+    assert_eq!(out["error"]["cause"]["reason"], json!({"type": "invalid_outcome", "outcome": plain}));
 }
 
 #[test]

@@ -247,21 +247,21 @@ fn call_and_await_is_one_machine_and_each_signal_governs_its_part() {
     let mut sim = Sim::new(server.clone());
     let wait =
         WaitSettings { bounds: Bounds { timeout_ms: Some(5000), request_timeout_ms: None }, ..WaitSettings::default() };
-    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
+    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, false, 0);
     assert_eq!(sim.run(&mut m)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [110]);
     assert_eq!(sim.trace.last().unwrap(), "110 resolve ok");
 
     // The wait's own signal aborting during the call ends the wait as it starts (and nothing before).
     let mut sim = Sim::new(server.clone());
-    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
+    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, false, 0);
     m.handle(2, Event::Abort { reason: json!("stop"), scope: AbortScope::Wait });
     assert_eq!(sim.run(&mut m), json!({"rejected": "stop"}));
     assert_eq!(sim.times("tasks/get"), Vec::<u64>::new());
 
     // The call's own signal no longer governs the wait once the wait has its own.
     let mut sim = Sim::new(server);
-    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
+    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, false, 0);
     sim.run_until(&mut m, 50);
     m.handle(50, Event::Abort { reason: json!("late"), scope: AbortScope::Call });
     assert_eq!(sim.run(&mut m)["tag"], "ok");
@@ -278,13 +278,13 @@ fn a_stop_during_call_and_await_never_cancels_the_task_whichever_part_runs() {
     for at in [5, 50] {
         let mut sim = Sim::new(server.clone());
         sim.abort_scoped_at(at, json!("store failed"), AbortScope::Stop);
-        let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
+        let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, false, 0);
         assert_eq!(sim.run(&mut m), json!({"rejected": "store failed"}), "stop at {at}");
         assert!(sim.detached.is_empty(), "stop at {at}: {:?}", sim.detached);
         // The caller's own abort at the same moment of the wait does cancel (the rule the stop is exempt from).
         let mut sim = Sim::new(server.clone());
         sim.abort_at(at, json!("stop"));
-        let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, 0);
+        let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, false, 0);
         assert_eq!(sim.run(&mut m), json!({"rejected": "stop"}));
         assert_eq!(sim.detached.len(), usize::from(at > 10), "abort at {at}: {:?}", sim.detached);
     }

@@ -115,7 +115,7 @@ fn replay() {
 /// `callAndAwait` (with `wait_opts`) whose wait signal fires before the `tools/call` answer, which
 /// creates a task with status `task`: every action after the answer.
 fn aborted_wait_starts_with(task: Value, wait_opts: WaitSettings) -> Vec<Action<Value>> {
-    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait_opts, 0);
+    let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait_opts, false, 0);
     while m.next_action().is_some() {}
     m.handle(5, Event::Abort { reason: json!("stop"), scope: AbortScope::Wait });
     assert!(m.next_action().is_none(), "the call part goes on");

@@ -240,7 +240,7 @@ fn an_input_required_task_is_returned_without_handlers() {
     );
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), ok(asking.clone())]));
     let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
-    assert_eq!(out, json!({"tag": "input_required", "status": asking}));
+    assert_eq!(out, json!({"tag": "input_required", "source": "task", "status": asking}));
     assert_eq!(sim.times("tasks/get"), [0, 100]);
 }
 

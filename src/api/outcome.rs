@@ -78,7 +78,9 @@ impl Outcome {
             Verdict::Result(value) => Self::Ok(ToolResult { value }),
             Verdict::Task(s) => Self::Task(TaskStatus::from_js(&s)?),
             Verdict::Cancelled(s) => Self::Cancelled(TaskStatus::from_js(&s)?),
-            Verdict::InputRequired(s) => Self::InputRequired(InputRequired::from_js(&s)),
+            Verdict::InputRequired(s) | Verdict::CallInputRequired(s) => {
+                Self::InputRequired(InputRequired::from_js(&s))
+            }
             Verdict::Error(f) => Self::Error(TaskError::of(f)),
             Verdict::Status(_) | Verdict::Ack => return None,
         })

@@ -1,6 +1,7 @@
 //! `callAndAwait`: `callTool`, then `awaitTask` on the task it created, as one machine. Every option
 //! of both parts is read before anything is sent; an immediate result, error or `input_required` of
-//! the call is the outcome as is.
+//! the call is the outcome as is. The call's `timeoutMs` bounds the wait too when the wait's options set
+//! none (`whole`); a cancel asked for during the call is asked of the task as soon as the wait starts.
 
 use super::call::{CallSettings, CallTool};
 use super::settings::{WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
@@ -13,6 +14,9 @@ use crate::proto::request::Call;
 struct CallPart<V> {
     call: CallTool<V>,
     wait_opts: WaitSettings,
+    /// The call's bound that also bounds the wait, counted from the call's start (`Some(None)`: none),
+    /// when the wait's options set no bound of their own.
+    whole: Option<(Millis, Option<u64>)>,
 }
 
 /// The part running. Not boxed: the machine is one allocation of one size for its whole life, so the
@@ -33,22 +37,29 @@ pub struct CallAndAwait<V> {
     wait_aborted: Option<V>,
     /// The actions ending the call instead of its wait (after such an abort).
     ending: Queue<V>,
+    /// A cancel asked for during the call (`AbortScope::Cancel`): handed to the wait as it starts.
+    cancel_asked: bool,
 }
 
 impl<J: Json> CallAndAwait<J> {
-    /// Sends `tools/call` for `name` at `now`; a created task is awaited with `wait_opts`.
+    /// Sends `tools/call` for `name` at `now`; a created task is awaited with `wait_opts`, bounded by
+    /// the call's own `timeout_ms` (counted from `now`) instead of `wait_opts`' when `whole`.
     pub fn new(
         name: String,
         arguments: Option<J>,
         call_opts: CallSettings<J>,
         wait_opts: WaitSettings,
+        whole: bool,
         now: Millis,
     ) -> Self {
+        let whole = whole.then_some((now, call_opts.bounds.timeout_ms));
+        let call = CallTool::new(name, arguments, call_opts, now);
         Self {
-            phase: Phase::Call(CallPart { call: CallTool::new(name, arguments, call_opts, now), wait_opts }),
+            phase: Phase::Call(CallPart { call, wait_opts, whole }),
             now,
             wait_aborted: None,
             ending: Queue::new(),
+            cancel_asked: false,
         }
     }
 
@@ -68,6 +79,10 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
                 self.wait_aborted = Some(reason.clone());
                 return;
             }
+            (Phase::Call(_), Event::Abort { scope: AbortScope::Cancel, .. }) => {
+                self.cancel_asked = true;
+                return;
+            }
             (Phase::Wait(_), Event::Abort { scope: AbortScope::Call, .. }) => return,
             _ => {}
         }
@@ -83,7 +98,10 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
         let Phase::Call(part) = &self.phase else {
             return Some(Action::Finish(Finish::Resolve(Verdict::Task(status))));
         };
-        let wait_opts = part.wait_opts;
+        let (mut wait_opts, mut since) = (part.wait_opts, self.now);
+        if let Some((started, timeout_ms)) = part.whole {
+            (wait_opts.bounds.timeout_ms, since) = (timeout_ms, started);
+        }
         if let Some(reason) = self.wait_aborted.take() {
             // The wait's own signal fired during the call: the wait ends as it starts — nothing of it
             // runs (no onStatus, no handler, no request but the best-effort cancel).
@@ -95,7 +113,7 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
             self.ending.push_back(Action::Finish(Finish::Reject(reason)));
             return next_queued(&mut self.ending);
         }
-        match Wait::new(Seed::Status(status.clone()), wait_opts, self.now) {
+        match Wait::start(Seed::Status(status.clone()), wait_opts, &[], self.now, since, self.cancel_asked) {
             Ok(w) => {
                 self.phase = Phase::Wait(w);
                 Some(Action::NextPart)

@@ -3,7 +3,7 @@
 use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
 use super::settings::{Bounds, InputMode, DEFAULT_MIN_POLL_INTERVAL_MS};
-use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
+use super::{later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
 use crate::proto::request::Call;
@@ -100,7 +100,7 @@ impl<J: Json> CallTool<J> {
             Ok(CallReply::InputRequired(m)) => {
                 let mut desk = InputDesk::new(self.mode);
                 match desk.offer(&m.requests, &m.object, &mut self.out) {
-                    Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::InputRequired(m.object))),
+                    Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::CallInputRequired(m.object))),
                     Err(Stop::Fail(f)) => return self.fail(f),
                     Ok(()) => {}
                 }
@@ -115,7 +115,7 @@ impl<J: Json> CallTool<J> {
             Err(Stop::Fail(f)) => return self.fail(f),
             Err(Stop::Return) => {
                 let status = m.object.clone();
-                return self.finish(Finish::Resolve(Verdict::InputRequired(status)));
+                return self.finish(Finish::Resolve(Verdict::CallInputRequired(status)));
             }
             Ok(()) => {}
         }
@@ -188,6 +188,7 @@ impl<J: Json> Machine<J> for CallTool<J> {
                 }
             }
             Event::Answer { ask, value } => self.on_answer(ask, value, now),
+            Event::Abort { scope: AbortScope::Cancel, .. } => {} // only a wait cancels its task
             Event::Abort { reason, .. } => self.finish(Finish::Reject(reason)),
             Event::Throw { error } => self.finish(Finish::Reject(error)),
         }

@@ -162,8 +162,10 @@ impl<J: Json> InputDesk<J> {
                 }
                 answers
             }
-            Some("ok") => {
-                let response = value.get("response").unwrap_or_else(J::null);
+            // A handler's answer: `{tag: "ok", response}`, or the plain result (an object without `tag`).
+            tag @ (Some("ok") | None) if !function && (tag.is_some() || plain_result(value)) => {
+                let response =
+                    if tag.is_some() { value.get("response").unwrap_or_else(J::null) } else { value.clone() };
                 let Some((k, Some(kind))) = keys.first() else { return Ok(()) };
                 check_response(*kind, &response).map_err(|_| fail(invalid_response(response.clone())))?;
                 vec![(k.clone(), response)]
@@ -248,4 +250,10 @@ impl<J: Json> InputDesk<J> {
 
 fn invalid_response<J: Json>(response: J) -> J {
     J::object(vec![("type", J::string("invalid_response")), ("response", response)])
+}
+
+/// `true` for a handler's plain result (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`): an
+/// object (not an array) without a `tag` field.
+fn plain_result<J: Json>(value: &J) -> bool {
+    value.kind() == crate::json::Kind::Object && value.get("tag").is_none()
 }

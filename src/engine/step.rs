@@ -5,7 +5,7 @@
 use super::flights::{Flight, Flights, Lost};
 use super::retry::Backoff;
 use super::settings::{Bounds, Retry, RETRY_MIN_LEFT_MS};
-use super::{later, next_queued, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
+use super::{later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
 use crate::json::Json;
 use crate::proto::request::Call;
 use crate::proto::rpc::RequestEnd;
@@ -127,6 +127,7 @@ impl<J: Json> Machine<J> for Step<J> {
                     }
                 }
             }
+            Event::Abort { scope: AbortScope::Cancel, .. } => {} // only a wait cancels its task
             Event::Abort { reason, .. } => self.finish(Finish::Reject(reason)),
             Event::Throw { error } => self.finish(Finish::Reject(error)),
             Event::Tick | Event::Answer { .. } | Event::Stream(_) => {}

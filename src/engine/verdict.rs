@@ -26,8 +26,12 @@ pub enum Verdict<V> {
     Ack,
     /// `{tag: "cancelled", status}`.
     Cancelled(V),
-    /// `{tag: "input_required", status}`: input is needed and the library may not answer it.
+    /// `{tag: "input_required", source: "task", status}`: the task needs input and the library may not
+    /// answer it.
     InputRequired(V),
+    /// `{tag: "input_required", source: "call", status}`: the `tools/call` itself needs input (an MRTR
+    /// round; there is no task) and the library may not answer it.
+    CallInputRequired(V),
     /// `{tag: "error", error}`.
     Error(Failure<V>),
 }
@@ -193,7 +197,7 @@ impl<J: Json> Failure<J> {
         }
         Self {
             code: CODE_TRANSPORT,
-            message: [method, " failed: ", describe_failure(&error).as_ref()].concat(),
+            message: [method, " failed: ", without_prefix(&describe_failure(&error), method)].concat(),
             data: Some(J::object(data)),
             kind: ErrorKind::Transport,
             cause: Some(FailureCause::RequestFailed { method, error }),
@@ -344,6 +348,11 @@ impl<J: Json> Verdict<J> {
     pub fn to_json(&self) -> J {
         let tagged = |tag: &str, field: Option<(&str, &J)>| {
             let mut fields = vec![("tag", J::string(tag))];
+            match self {
+                Self::InputRequired(_) => fields.push(("source", J::string("task"))),
+                Self::CallInputRequired(_) => fields.push(("source", J::string("call"))),
+                _ => {}
+            }
             if let Some((k, v)) = field {
                 fields.push((k, v.clone()));
             }
@@ -355,8 +364,14 @@ impl<J: Json> Verdict<J> {
             Self::Status(s) => tagged("ok", Some(("status", s))),
             Self::Ack => tagged("ok", None),
             Self::Cancelled(s) => tagged("cancelled", Some(("status", s))),
-            Self::InputRequired(s) => tagged("input_required", Some(("status", s))),
+            Self::InputRequired(s) | Self::CallInputRequired(s) => tagged("input_required", Some(("status", s))),
             Self::Error(f) => tagged("error", Some(("error", &f.to_json()))),
         }
     }
+}
+
+/// `text` without a leading `"{method}: "` (the clients name the method in their errors; the failure's
+/// message names it once: "tools/call failed: network error: …", not "tools/call failed: tools/call: …").
+fn without_prefix<'a>(text: &'a str, method: &str) -> &'a str {
+    text.strip_prefix(method).and_then(|rest| rest.strip_prefix(": ")).unwrap_or(text)
 }

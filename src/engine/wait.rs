@@ -39,15 +39,18 @@ pub enum Seed<V> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Purpose {
     Poll,
-    /// A `tasks/update`; the index into `unacked`.
+    /// The `tasks/cancel` the application asked for (`cancelSignal`).
+    Cancel,
+    /// A `tasks/update`; the index into `unacked` (numbered from 1).
     Update(u32),
 }
 
 impl Purpose {
-    /// As the flights keep it: 0 a poll, `id + 1` an update.
+    /// As the flights keep it: 0 a poll, 1 the cancel, `id + 1` an update.
     fn tag(self) -> u32 {
         match self {
             Self::Poll => 0,
+            Self::Cancel => 1,
             Self::Update(id) => id.wrapping_add(1),
         }
     }
@@ -56,9 +59,19 @@ impl Purpose {
     fn of(tag: u32) -> Self {
         match tag {
             0 => Self::Poll,
+            1 => Self::Cancel,
             t => Self::Update(t - 1),
         }
     }
+}
+
+/// The application asked for the task to be cancelled (`cancelSignal`): its `tasks/cancel` went out.
+#[derive(Clone, Copy, Debug)]
+struct Cancelling {
+    /// The cancel's transient failures in a row (re-issued like a read, within `retries`).
+    failures: u32,
+    /// When a lost cancel goes out again.
+    again_at: Option<Millis>,
 }
 
 /// The listen stream's state.
@@ -121,6 +134,8 @@ pub struct Wait<V> {
     /// A `tasks/update` error held until the next status says whether the task is still going
     /// (boxed: rare, and a wait is kept small).
     update_error: Option<Box<Failure<V>>>,
+    /// Set once the application asked for the task to be cancelled.
+    cancelling: Option<Cancelling>,
     out: Queue<V>,
     done: bool,
 }
@@ -140,6 +155,21 @@ impl<J: Json> Wait<J> {
         answered: &[(String, Option<J>)],
         now: Millis,
     ) -> Result<Self, String> {
+        Self::start(seed, opts, answered, now, now, false)
+    }
+
+    /// [`Wait::resume`] whose `timeout_ms` counts from `since` (`callAndAwait`'s wait bounded by its
+    /// call's `timeoutMs`, which counts from the call's start), not from `now`; `cancel`: the
+    /// application asked for the task to be cancelled before the wait started (during the call), so the
+    /// wait starts with its `tasks/cancel` and never asks for input, not even the seed's.
+    pub(super) fn start(
+        seed: Seed<J>,
+        opts: WaitSettings,
+        answered: &[(String, Option<J>)],
+        now: Millis,
+        since: Millis,
+        cancel: bool,
+    ) -> Result<Self, String> {
         let (task_id, view) = match seed {
             Seed::TaskId(id) if !id.is_empty() => (id, None),
             Seed::TaskId(_) => return Err("the task id is empty".to_owned()),
@@ -148,7 +178,7 @@ impl<J: Json> Wait<J> {
                 (view.task_id.clone(), Some(view))
             }
         };
-        let deadline = opts.bounds.timeout_ms.map(|t| later(now, t));
+        let deadline = opts.bounds.timeout_ms.map(|t| later(since, t));
         let mut w = Self {
             task_id,
             opts,
@@ -167,6 +197,7 @@ impl<J: Json> Wait<J> {
             next_update: 1,
             resend: Vec::new(),
             update_error: None,
+            cancelling: None,
             out: Queue::new(),
             done: false,
         };
@@ -175,6 +206,9 @@ impl<J: Json> Wait<J> {
             if let Some(a) = answer {
                 w.resend.push((key.clone(), a.clone()));
             }
+        }
+        if cancel {
+            w.ask_cancel(now);
         }
         match view {
             // A bare id: read it at once; in listen mode the read after the acknowledgement does that.
@@ -270,6 +304,12 @@ impl<J: Json> Wait<J> {
                 if let Some(f) = self.update_error.take().map(|f| *f) {
                     return self.fail(f);
                 }
+                if self.cancelling.is_some() {
+                    // Asked to cancel: no more input is asked for or sent; the wait goes on to the end.
+                    let (interval, lacks) = (self.interval(&view), lacks_payload(&view));
+                    self.last = Some(Seen::new(view, now, interval, lacks));
+                    return;
+                }
                 let requests = view.input_requests.clone().unwrap_or_default();
                 self.send_again(&requests, now);
                 // Offering nothing to a desk that never had input does nothing: no desk is made for it.
@@ -342,6 +382,25 @@ impl<J: Json> Wait<J> {
         self.flights.send(Purpose::Update(id).tag(), call, now, &mut self.out);
     }
 
+    /// The application asked for the task to be cancelled: `tasks/cancel` goes out (once; a transient
+    /// loss is re-issued as a read is), the input asks running are stopped and no more are made, and the
+    /// wait goes on to the task's end — `cancelled`, or whatever the server makes of the cancel.
+    fn ask_cancel(&mut self, now: Millis) {
+        if self.cancelling.is_some() {
+            return;
+        }
+        self.cancelling = Some(Cancelling { failures: 0, again_at: None });
+        if let Some(d) = self.desk.as_mut() {
+            d.stop_all(&mut self.out);
+        }
+        self.send_cancel(now);
+    }
+
+    fn send_cancel(&mut self, now: Millis) {
+        let call = Call::CancelTask { task_id: self.task_id.clone() };
+        self.flights.send(Purpose::Cancel.tag(), call, now, &mut self.out);
+    }
+
     fn poll_now(&mut self, now: Millis) {
         if !self.flights.has(Purpose::Poll.tag()) {
             self.next_poll = None;
@@ -385,6 +444,10 @@ impl<J: Json> Wait<J> {
         if let Some(t) = self.ttl.as_mut().filter(|t| !t.checked && now >= t.expires) {
             t.checked = true;
             self.read_soon(now);
+        }
+        if let Some(c) = self.cancelling.as_mut().filter(|c| c.again_at.is_some_and(|t| now >= t)) {
+            c.again_at = None;
+            self.send_cancel(now);
         }
         if self.next_poll.is_some_and(|t| now >= t) {
             self.poll_now(now);
@@ -432,7 +495,9 @@ impl<J: Json> Wait<J> {
                 self.update_error = Some(Box::new(Failure::rpc("tasks/update", e)));
                 self.read_soon(now);
             }
-            (Purpose::Poll | Purpose::Update(_), RequestEnd::Transport(_)) => {} // handled as a loss
+            // Acknowledged or refused (a task already ended or gone): the task's status tells the end.
+            (Purpose::Cancel, RequestEnd::Result(_) | RequestEnd::RpcError(_)) => self.read_soon(now),
+            (_, RequestEnd::Transport(_)) => {} // handled as a loss
         }
     }
 
@@ -483,6 +548,12 @@ impl<J: Json> Wait<J> {
                 }
                 self.resend.extend(u.answers);
                 self.read_soon(now);
+            }
+            Purpose::Cancel => {
+                let failures = self.cancelling.map_or(0, |c| c.failures) + 1;
+                let again_at = self.retry_at(failures, &lost, now);
+                // Not re-issued (or out of retries): the wait goes on, the server's end decides.
+                self.cancelling = Some(Cancelling { failures, again_at });
             }
         }
     }
@@ -671,6 +742,7 @@ impl<J: Json> Machine<J> for Wait<J> {
                 }
             }
             Event::Stream(e) => self.on_stream(e, now),
+            Event::Abort { scope: AbortScope::Cancel, .. } => self.ask_cancel(now),
             Event::Abort { reason, scope } => {
                 self.stop_everything();
                 if self.opts.cancel_on_abort && scope != AbortScope::Stop {
@@ -702,7 +774,11 @@ impl<J: Json> Machine<J> for Wait<J> {
             Stream::Off => None,
         };
         let ttl = self.ttl.as_ref().filter(|t| !t.checked).map(|t| t.expires);
-        [self.flights.deadline, self.next_poll, self.flights.earliest_expiry(), stream, ttl].into_iter().flatten().min()
+        let cancel = self.cancelling.and_then(|c| c.again_at);
+        [self.flights.deadline, self.next_poll, self.flights.earliest_expiry(), stream, ttl, cancel]
+            .into_iter()
+            .flatten()
+            .min()
     }
 }
 

@@ -68,9 +68,11 @@ fn js<S: Serializer>(v: &JsValue, s: S) -> Result<S::Ok, S::Error> {
     serde_wasm_bindgen::preserve::serialize(v, s)
 }
 
-/// `{tag, result?, status?, error?}`.
+/// `{tag, source?, result?, status?, error?}`.
 struct Tagged<'a> {
     tag: &'static str,
+    /// `input_required`'s: `"task"` or `"call"` (an MRTR round).
+    source: Option<&'static str>,
     result: Option<JsValue>,
     status: Option<JsValue>,
     error: Option<ErrorObject<'a>>,
@@ -82,6 +84,7 @@ impl Serialize for Tagged<'_> {
             s,
             &[
                 ("tag", Some(Field::Str(self.tag))),
+                ("source", self.source.map(Field::Str)),
                 ("result", self.result.as_ref().map(Field::Js)),
                 ("status", self.status.as_ref().map(Field::Js)),
                 ("error", self.error.as_ref().map(Field::Error)),
@@ -204,6 +207,7 @@ pub fn error_to_js(f: &Failure<JsValue>) -> JsValue {
 pub fn outcome_to_js(o: &Verdict<JsValue>) -> JsValue {
     let tagged = |tag, result: Option<&JsValue>, status: Option<&JsValue>| Tagged {
         tag,
+        source: None,
         result: result.cloned(),
         status: status.cloned(),
         error: None,
@@ -214,8 +218,11 @@ pub fn outcome_to_js(o: &Verdict<JsValue>) -> JsValue {
         Verdict::Status(s) => tagged("ok", None, Some(s)),
         Verdict::Ack => tagged("ok", None, None),
         Verdict::Cancelled(s) => tagged("cancelled", None, Some(s)),
-        Verdict::InputRequired(s) => tagged("input_required", None, Some(s)),
-        Verdict::Error(f) => Tagged { tag: "error", result: None, status: None, error: Some(error_object(f)) },
+        Verdict::InputRequired(s) => Tagged { source: Some("task"), ..tagged("input_required", None, Some(s)) },
+        Verdict::CallInputRequired(s) => Tagged { source: Some("call"), ..tagged("input_required", None, Some(s)) },
+        Verdict::Error(f) => {
+            Tagged { tag: "error", source: None, result: None, status: None, error: Some(error_object(f)) }
+        }
     };
     to_js(&t)
 }

@@ -93,6 +93,8 @@ pub enum Subject {
     CallTool,
     /// `callAndAwait`: the call, then the wait on the task it creates.
     CallAndAwait,
+    /// `callAndAwait` whose call's bound bounds the whole (the wait's options set none).
+    CallAndAwaitWhole,
     /// `getTask`.
     GetTask,
     /// `cancelTask`.
@@ -111,7 +113,8 @@ impl<'a> Arbitrary<'a> for Subject {
             205..=229 => Self::CallTool,
             230..=238 => Self::GetTask,
             239..=247 => Self::CancelTask,
-            _ => Self::UpdateTask,
+            248..=251 => Self::UpdateTask,
+            _ => Self::CallAndAwaitWhole,
         })
     }
 }
@@ -793,6 +796,8 @@ pub enum AnswerSpec {
     Error,
     /// Not an outcome.
     Garbage,
+    /// A handler's plain result (valid, untagged); for the function a plain map of responses (refused).
+    Plain,
     /// Never: the ask stays running.
     Never,
 }
@@ -804,7 +809,8 @@ impl<'a> Arbitrary<'a> for AnswerSpec {
             140..=179 => Self::Partial,
             180..=199 => Self::Invalid,
             200..=217 => Self::Error,
-            218..=230 => Self::Garbage,
+            218..=224 => Self::Garbage,
+            225..=230 => Self::Plain,
             _ => Self::Never,
         })
     }
@@ -863,6 +869,10 @@ pub enum ScopeSpec {
     Wait,
     /// Everything, never cancelling the task (the task journal's stop).
     Stop,
+    /// Not an abort: the application asks for the task to be cancelled (a wait's `cancelSignal`).
+    /// Drawn by its own byte of [`Move`] (skipped here: the inputs found before decode as they did).
+    #[arbitrary(skip)]
+    Cancel,
 }
 
 /// One move of the world.
@@ -903,6 +913,7 @@ impl<'a> Arbitrary<'a> for Move {
             235..=242 => Self::Tick,
             243..=251 => Self::Stale(StatusSpec::arbitrary(u)?),
             252..=253 => Self::Abort(ScopeSpec::arbitrary(u)?),
+            254 => Self::Abort(ScopeSpec::Cancel),
             _ => Self::Throw,
         })
     }
@@ -1037,6 +1048,10 @@ pub struct World<'s> {
     abort: Option<Abort>,
     /// A stop ended the call: no `tasks/cancel` may follow.
     stopped: bool,
+    /// The application asked for the task to be cancelled (a wait's `cancelSignal`).
+    cancel_asked: bool,
+    /// `tasks/cancel` requests the wait sent for it.
+    cancel_sends: u32,
     /// The wait of `callAndAwait` starts already aborted (finding 1 relaxes what it may start).
     wait_start_grace: bool,
     rules: Rules,
@@ -1178,8 +1193,9 @@ impl<'s> World<'s> {
                 let m = CallTool::new("slow".into(), Some(json!({})), call_opts(), 0);
                 (Box::new(m), "callTool", Phase::Call)
             }
-            Subject::CallAndAwait => {
-                let m = CallAndAwait::new("slow".into(), Some(json!({})), call_opts(), opts, 0);
+            Subject::CallAndAwait | Subject::CallAndAwaitWhole => {
+                let whole = matches!(s.subject, Subject::CallAndAwaitWhole);
+                let m = CallAndAwait::new("slow".into(), Some(json!({})), call_opts(), opts, whole, 0);
                 (Box::new(m), "callAndAwait", Phase::Call)
             }
             Subject::GetTask => {
@@ -1226,6 +1242,8 @@ impl<'s> World<'s> {
             step_sends: 0,
             abort: None,
             stopped: false,
+            cancel_asked: false,
+            cancel_sends: 0,
             wait_start_grace: false,
             rules,
             thrown: None,
@@ -1391,7 +1409,9 @@ impl<'s> World<'s> {
         }
         let a = self.asks.remove(at);
         let value = answer_value(spec, &a);
-        if self.phase == Phase::Wait && matches!(spec, AnswerSpec::Valid | AnswerSpec::Partial) {
+        if self.phase == Phase::Wait
+            && (matches!(spec, AnswerSpec::Valid | AnswerSpec::Partial) || (spec == AnswerSpec::Plain && !a.function))
+        {
             self.record_given(&a, &value);
         }
         self.deliver(Event::Answer { ask: a.id, value }, || format!("answer ask {} {spec:?}", a.id.0));
@@ -1408,7 +1428,8 @@ impl<'s> World<'s> {
             })
         } else {
             let key = a.keys.first().map(|(k, _)| k.clone()).unwrap_or_default();
-            vec![(key, value.get("response").cloned().unwrap_or(Value::Null))]
+            let plain = value.get("tag").is_none();
+            vec![(key, if plain { value.clone() } else { value.get("response").cloned().unwrap_or(Value::Null) })]
         };
         self.given.extend(pairs);
     }
@@ -1457,6 +1478,7 @@ impl<'s> World<'s> {
             ScopeSpec::Call => AbortScope::Call,
             ScopeSpec::Wait => AbortScope::Wait,
             ScopeSpec::Stop => AbortScope::Stop,
+            ScopeSpec::Cancel => return self.ask_cancel(reason),
         };
         let both = self.subject == "callAndAwait";
         let applies = match (both, scope, self.phase) {
@@ -1466,13 +1488,29 @@ impl<'s> World<'s> {
             }
             // The wait's own signal during the call: the wait must end as it starts.
             (true, AbortScope::Wait, Phase::Call) => Some(Abort::AtWaitStart(reason.clone())),
-            (true, AbortScope::Call, _) | (true, _, Phase::Step(_)) => None,
+            (true, AbortScope::Call | AbortScope::Cancel, _) | (true, _, Phase::Step(_)) => None,
         };
         if applies.is_some() {
             self.abort = applies;
             self.stopped |= scope == AbortScope::Stop;
         }
         self.deliver(Event::Abort { reason, scope }, || format!("abort {scope:?}"));
+    }
+
+    /// A wait's `cancelSignal` fired: the wait (or `callAndAwait`'s, once it starts) sends `tasks/cancel`
+    /// at once — unless it already ended — and asks for no more input; other machines ignore it.
+    fn ask_cancel(&mut self, reason: Value) {
+        let waits = self.phase == Phase::Wait || self.subject == "callAndAwait";
+        let first = waits && !self.cancel_asked;
+        self.cancel_asked |= waits;
+        let sends = self.cancel_sends;
+        self.deliver(Event::Abort { reason, scope: AbortScope::Cancel }, || "cancel asked".into());
+        if first && self.phase == Phase::Wait && !self.finished && self.cancel_sends == sends {
+            self.violation("a cancel asked of a running wait sent no tasks/cancel");
+        }
+        if !first && self.cancel_sends != sends {
+            self.violation("tasks/cancel sent again for a cancel asked again (or by a machine that ignores it)");
+        }
     }
 
     fn stale(&mut self, spec: &StatusSpec) {
@@ -1597,6 +1635,9 @@ impl<'s> World<'s> {
             Action::SendDetached { call, timeout_ms } => self.on_detached(&call, timeout_ms),
             Action::Abort { req } => self.on_abort_req(req),
             Action::Status(s) => self.on_status(&s),
+            Action::Ask { .. } | Action::AskAll { .. } if self.cancel_asked && self.phase == Phase::Wait => {
+                self.violation("input asked for after the application asked for a cancel");
+            }
             Action::Ask { ask, kind, key, .. } => self.on_ask(ask, false, vec![(key, Some(kind))]),
             Action::AskAll { ask, status } => {
                 let Some(requests) = status.get("inputRequests").and_then(Value::as_object) else {
@@ -1652,7 +1693,9 @@ impl<'s> World<'s> {
         }
         let allowed = match self.phase {
             Phase::Call => method == "tools/call",
-            Phase::Wait => matches!(method, "tasks/get" | "tasks/update"),
+            Phase::Wait => {
+                matches!(method, "tasks/get" | "tasks/update") || (self.cancel_asked && method == "tasks/cancel")
+            }
             Phase::Step(m) => method == m,
         };
         if !allowed {
@@ -1661,7 +1704,16 @@ impl<'s> World<'s> {
         self.check_timeout_hint(method, timeout_ms);
         match (self.phase, method) {
             (Phase::Wait, "tasks/get") => self.on_poll(),
+            (Phase::Wait, "tasks/update") if self.cancel_asked => {
+                self.violation("tasks/update sent after the application asked for a cancel");
+            }
             (Phase::Wait, "tasks/update") => self.on_update(req, call),
+            (Phase::Wait, "tasks/cancel") => {
+                self.cancel_sends += 1;
+                if self.cancel_sends > self.opts.retry.retries + 1 {
+                    self.violation(&format!("tasks/cancel sent {} times", self.cancel_sends));
+                }
+            }
             (Phase::Call, _) => {
                 if !self.may_call {
                     self.violation("tools/call re-issued without an MRTR answer (it could create a second task)");
@@ -1860,7 +1912,10 @@ impl<'s> World<'s> {
             self.violation("the call part left requests, asks or a stream behind");
         }
         self.phase = Phase::Wait;
-        self.deadline = self.opts.bounds.timeout_ms.map(|t| self.now.saturating_add(t));
+        // The whole call's bound (counted from its start, at 0) stays the wait's; else the wait's own.
+        if !matches!(self.scenario.subject, Subject::CallAndAwaitWhole) {
+            self.deadline = self.opts.bounds.timeout_ms.map(|t| self.now.saturating_add(t));
+        }
         self.settled.clear();
         self.stopped_asks.clear();
         self.last_status = None;
@@ -1891,6 +1946,9 @@ impl<'s> World<'s> {
             if !r.is_object() {
                 self.violation("resolved with a result that is not an object");
             }
+        }
+        if self.cancel_asked && self.phase == Phase::Wait && matches!(f, Finish::Resolve(Verdict::InputRequired(_))) {
+            self.violation("input_required outcome after the application asked for a cancel");
         }
         if tag == "error timeout" && self.deadline.is_none_or(|d| self.now < d) {
             self.violation("a timeout outcome before the deadline");
@@ -2039,6 +2097,11 @@ fn answer_value(spec: AnswerSpec, a: &RunningAsk) -> Value {
         (AnswerSpec::Invalid, false) => json!({"tag": "ok", "response": {"action": "maybe"}}),
         (AnswerSpec::Invalid, true) => json!({"tag": "ok", "responses": [first.0]}),
         (AnswerSpec::Error, _) => json!({"tag": "error", "reason": {"message": "no"}}),
+        (AnswerSpec::Plain, false) => valid_response(first.1),
+        (AnswerSpec::Plain, true) => {
+            let r: Map<String, Value> = a.keys.iter().map(|(k, kind)| (k.clone(), valid_response(*kind))).collect();
+            Value::Object(r)
+        }
         (AnswerSpec::Garbage | AnswerSpec::Never, _) => json!({"tag": "weird"}),
     }
 }

@@ -64,6 +64,6 @@ pub fn is_terminal(o: &Verdict<JsValue>) -> bool {
             Some(FailureCause::RpcError { .. }) => f.code == -32602,
             _ => false,
         },
-        Verdict::Task(_) | Verdict::InputRequired(_) => false,
+        Verdict::Task(_) | Verdict::InputRequired(_) | Verdict::CallInputRequired(_) => false,
     }
 }
