@@ -4,7 +4,7 @@
 // into the generated mcp_tasks_wasm.d.ts), re-exported by name so wasm-bindgen's own internals
 // (InitOutput and its `any`s) stay out of the public API; then the JS adapters' functions, init and
 // initSync. tests/node/api.test.mjs checks that these names are exactly the runtime exports.
-import type { ChannelClient, ChannelClientOptions, DirectClientOptions, DirectHandler, HttpClient, HttpClientOptions, HttpRequestOptions, JsonRpcNotification, SdkTransport, SdkTransportClientOptions, TasksClient } from "./mcp_tasks_wasm.js";
+import type { CallToolResult, ChannelClient, ChannelClientOptions, DirectClientOptions, DirectHandler, HttpClient, HttpClientOptions, HttpRequestOptions, JsonRpcNotification, SdkTransport, SdkTransportClientOptions, TasksClient } from "./mcp_tasks_wasm.js";
 export {
   callTool,
   awaitTask,
@@ -28,6 +28,14 @@ export type {
   InputResponses,
   TaskStatus,
   MrtrStatus,
+  Annotations,
+  TextContent,
+  ImageContent,
+  AudioContent,
+  ResourceLink,
+  EmbeddedResource,
+  ContentBlock,
+  UnknownContentBlock,
   CallToolResult,
   JsonRpcError,
   ErrorKind,
@@ -38,6 +46,8 @@ export type {
   TaskCreated,
   Failed,
   Cancelled,
+  TaskInputRequired,
+  CallInputRequired,
   InputRequired,
   CallToolOutcome,
   AwaitTaskOutcome,
@@ -46,6 +56,12 @@ export type {
   AckOutcome,
   InputContext,
   HandlerOutcome,
+  StringSchema,
+  NumberSchema,
+  BooleanSchema,
+  SingleSelectSchema,
+  MultiSelectSchema,
+  PrimitiveSchema,
   ElicitFormParams,
   ElicitUrlParams,
   CreateMessageParams,
@@ -95,6 +111,10 @@ export declare function initSync(module: { module: BufferSource | WebAssembly.Mo
 /** The tasks extension identifier. */
 export declare const TASKS_EXTENSION: "io.modelcontextprotocol/tasks";
 
+/** The text of a tool result: its `content` blocks of type `"text"`, their `text` joined with "\n"
+ * (`""` when it has none). Never throws. A JS module of its own (`result.js`). */
+export declare function resultText(result: CallToolResult | undefined): string;
+
 /** Builds a Streamable HTTP client (MCP 2026-07-28) for the endpoint `url` over `fetch` (the global
  * one, or `options.fetch`), on the same message channel as the other transports: every request a POST
  * with the protocol headers (`Mcp-Name` base64-sentinel encoded when not plain ASCII) and the 2026-07-28
@@ -117,9 +137,9 @@ export declare function directClient(handler: DirectHandler, options?: DirectCli
 /** Options of `portClient`. */
 export interface PortClientOptions extends ChannelClientOptions {
   /** The origin messages must come from (required for a window; then also the `targetOrigin`). */
-  origin?: string;
+  origin?: string | undefined;
   /** Set as the client's `id` (the server, for the task journal). */
-  id?: string;
+  id?: string | undefined;
 }
 /** The parts of a port the client uses (a MessagePort, a Worker, a window, a WebExtension runtime.Port). */
 export type MessagePortLike =

@@ -103,6 +103,11 @@ pub struct AwaitOptions {
     pub cancel_on_abort: bool,
     /// Aborting it stops everything; the wait rejects with its reason.
     pub signal: Option<web_sys::AbortSignal>,
+    /// A Cancel button (JS `cancelSignal`): aborting it sends `tasks/cancel` and the wait goes on to
+    /// the server's answer — usually [`Outcome::Cancelled`](crate::Outcome::Cancelled); the
+    /// task's real end when the cancel loses the race; the timeout when the server ignores it. No input
+    /// is asked for after it. Unlike `signal`, the wait does not stop at once.
+    pub cancel_signal: Option<web_sys::AbortSignal>,
     /// Where input answers come from.
     pub input: Input,
     /// Handlers to use instead of the client's.

@@ -37,7 +37,7 @@ export interface JournalOptions {
    * default store, an `indexedDbJournal()` (where IndexedDB exists; elsewhere a `TypeError`). Absent,
    * `undefined` or `null`: not journaled (in `callAndAwait`, the await options' journal, else the call
    * options'). The client needs an `id` (`httpClient` and `stdioClient` set it). */
-  journal?: Journal | true | null;
+  journal?: Journal | true | null | undefined;
 }
 
 export interface CallToolOptions extends JournalOptions {}
@@ -45,10 +45,10 @@ export interface AwaitTaskOptions extends JournalOptions {}
 
 /** The tasks `journal` holds that can be resumed (of `options.server` only, when given); expired ones
  * are dropped from the store. */
-export function pendingTasks(journal: Journal | true, options?: { server?: string }): Promise<JournalEntry[]>;
+export function pendingTasks(journal: Journal | true, options?: { server?: string | undefined }): Promise<JournalEntry[]>;
 
 /** Awaits every pending task of `client`'s server (`client.id`) in `journal`, each under its Web Lock;
  * `onOutcome` reports each outcome as it arrives; the other options are `awaitTask`'s. */
 export function resumeTasks(client: TasksClient, journal: Journal | true, options?: Omit<AwaitTaskOptions, "journal" | "answered"> & {
-  onOutcome?: (outcome: AwaitTaskOutcome, entry: JournalEntry) => void;
+  onOutcome?: ((outcome: AwaitTaskOutcome, entry: JournalEntry) => void) | undefined;
 }): Promise<Array<{ taskId: string; tool: string | null; outcome: AwaitTaskOutcome }>>;

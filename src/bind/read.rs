@@ -56,11 +56,16 @@ pub fn name(v: &JsValue, what: &'static str) -> Check<String> {
 
 /// The `signal` option: an AbortSignal (duck-typed: `aborted` and `addEventListener`).
 fn signal(o: &JsValue) -> Check<Option<web_sys::AbortSignal>> {
-    let Some(s) = field(o, "signal") else { return Ok(None) };
+    signal_at(o, "signal")
+}
+
+/// The abort signal at `key` (`signal`, `cancelSignal`).
+fn signal_at(o: &JsValue, key: &'static str) -> Check<Option<web_sys::AbortSignal>> {
+    let Some(s) = field(o, key) else { return Ok(None) };
     if field(&s, "aborted").is_some() && function(&s, "addEventListener")?.is_some() {
         return Ok(Some(s.unchecked_into()));
     }
-    Err(Mistake::field("signal", "must be an AbortSignal"))
+    Err(Mistake::field(key, "must be an AbortSignal"))
 }
 
 /// `timeoutMs` and `requestTimeoutMs`.
@@ -165,6 +170,7 @@ pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
         listen: flag(&o, "listen")?,
         on_status: function(&o, "onStatus")?.map(js_status),
         signal: signal(&o)?,
+        cancel_signal: signal_at(&o, "cancelSignal")?,
         answered: answered(&o)?,
         #[cfg(feature = "journal")]
         journal,

@@ -56,11 +56,53 @@ export interface MrtrStatus {
   requestState?: string;
 }
 
-/** A tool result, passed through exactly as the server sent it. */
+/** Optional annotations of a content block. */
+export interface Annotations {
+  audience?: Array<"user" | "assistant">;
+  priority?: number;
+  lastModified?: string;
+}
+/** A text block. */
+export interface TextContent { type: "text"; text: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+/** An image block (`data`: base64). */
+export interface ImageContent { type: "image"; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+/** An audio block (`data`: base64). */
+export interface AudioContent { type: "audio"; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+/** A link to a resource the client may read. */
+export interface ResourceLink {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+}
+/** A resource's contents, embedded: text or a base64 `blob`. */
+export interface EmbeddedResource {
+  type: "resource";
+  resource: { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> } | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+}
+/**
+ * A content block of a tool result, narrowed on `type`. The server's blocks are passed through as sent:
+ * a block of a type a later spec adds arrives in the `default` branch of a `switch (block.type)` —
+ * read it as an {@link UnknownContentBlock} (the open fallback; not part of this union, so that
+ * `block.type === "text"` narrows to {@link TextContent}).
+ */
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+/** A content block of a type this version does not know, as the server sent it. */
+export interface UnknownContentBlock { type: string; [key: string]: unknown }
+
+/** A tool result, passed through exactly as the server sent it. `resultText(result)` joins its texts. */
 export interface CallToolResult {
-  content?: Array<{ type: string; [key: string]: unknown }>;
-  structuredContent?: unknown;
+  content?: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  _meta?: Record<string, unknown>;
   [key: string]: unknown;
 }
 
@@ -128,15 +170,21 @@ export interface TaskCreated { tag: "task"; status: TaskStatus }
 export interface Failed { tag: "error"; error: TaskError }
 /** `{tag: "cancelled", status}`: the task ended cancelled. */
 export interface Cancelled { tag: "cancelled"; status: TaskStatus }
-/** `{tag: "input_required", status}`: input is needed that the library may not answer. */
-export interface InputRequired<S = TaskStatus> { tag: "input_required"; status: S }
+/** `{tag: "input_required", source: "task", status}`: the task needs input the library may not answer
+ * (answer with `updateTask`, then `awaitTask` again). */
+export interface TaskInputRequired { tag: "input_required"; source: "task"; status: TaskStatus }
+/** `{tag: "input_required", source: "call", status}`: the `tools/call` itself needs input (an MRTR
+ * round, no task yet): answer with `callTool(client, name, args, {inputResponses, requestState})`. */
+export interface CallInputRequired { tag: "input_required"; source: "call"; status: MrtrStatus }
+/** Input is needed that the library may not answer: narrow on `source`. */
+export type InputRequired = TaskInputRequired | CallInputRequired;
 
 /** What `callTool` resolves with. */
-export type CallToolOutcome = TaskCreated | OkResult | InputRequired<MrtrStatus> | Failed;
+export type CallToolOutcome = TaskCreated | OkResult | CallInputRequired | Failed;
 /** What `awaitTask` resolves with. */
-export type AwaitTaskOutcome = OkResult | Failed | Cancelled | InputRequired<TaskStatus>;
+export type AwaitTaskOutcome = OkResult | Failed | Cancelled | TaskInputRequired;
 /** What `callAndAwait` resolves with. */
-export type CallAndAwaitOutcome = OkResult | Failed | Cancelled | InputRequired<TaskStatus> | InputRequired<MrtrStatus>;
+export type CallAndAwaitOutcome = OkResult | Failed | Cancelled | TaskInputRequired | CallInputRequired;
 /** What `getTask` resolves with. */
 export type GetTaskOutcome = { tag: "ok"; status: TaskStatus } | Failed;
 /** What `updateTask` and `cancelTask` resolve with. */
@@ -152,14 +200,46 @@ export interface InputContext {
   signal: AbortSignal;
 }
 
-/** What an input handler returns (or resolves to). */
-export type HandlerOutcome<R> = { tag: "ok"; response: R } | { tag: "error"; reason: unknown };
+/** What an input handler returns (or resolves to): the plain result (as the official SDK's handlers
+ * do), `{tag: "ok", response}`, or `{tag: "error", reason}` (the wait ends with an `execution` error). */
+export type HandlerOutcome<R> = R | { tag: "ok"; response: R } | { tag: "error"; reason: unknown };
+
+/** A string field of a form (`format`: a hint for input and validation). */
+export interface StringSchema {
+  type: "string";
+  title?: string;
+  description?: string;
+  minLength?: number;
+  maxLength?: number;
+  format?: "email" | "uri" | "date" | "date-time";
+  default?: string;
+}
+/** A number field of a form. */
+export interface NumberSchema { type: "number" | "integer"; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
+/** A yes/no field of a form. */
+export interface BooleanSchema { type: "boolean"; title?: string; description?: string; default?: boolean }
+/** A single choice: `enum` (with the legacy `enumNames` as labels), or `oneOf` of titled values. */
+export type SingleSelectSchema =
+  | { type: "string"; title?: string; description?: string; enum: string[]; enumNames?: string[]; default?: string }
+  | { type: "string"; title?: string; description?: string; oneOf: Array<{ const: string; title: string }>; default?: string };
+/** A multiple choice: `items.enum`, or `items.anyOf` of titled values. */
+export interface MultiSelectSchema {
+  type: "array";
+  title?: string;
+  description?: string;
+  minItems?: number;
+  maxItems?: number;
+  items: { type: "string"; enum: string[] } | { anyOf: Array<{ const: string; title: string }> };
+  default?: string[];
+}
+/** One field of a form: the spec's flat primitive schema (no nesting). */
+export type PrimitiveSchema = StringSchema | NumberSchema | BooleanSchema | SingleSelectSchema | MultiSelectSchema;
 
 /** `elicitation/create` params in form mode. */
 export interface ElicitFormParams {
   mode?: "form";
   message: string;
-  requestedSchema: { type: "object"; properties: Record<string, Record<string, unknown>>; required?: string[] };
+  requestedSchema: { $schema?: string; type: "object"; properties: Record<string, PrimitiveSchema>; required?: string[] };
 }
 /** `elicitation/create` params in url mode (the url is always `https:` or `http:`). */
 export interface ElicitUrlParams { mode: "url"; message: string; url: string }
@@ -177,7 +257,7 @@ export interface ElicitResult {
 /** A sampling answer. */
 export interface CreateMessageResult {
   role: "user" | "assistant";
-  content: { type: string; [key: string]: unknown } | Array<{ type: string; [key: string]: unknown }>;
+  content: TextContent | ImageContent | AudioContent | Array<TextContent | ImageContent | AudioContent | UnknownContentBlock>;
   model: string;
   stopReason?: string;
   [key: string]: unknown;
@@ -188,10 +268,10 @@ export interface ListRootsResult { roots: Array<{ uri: string; name?: string }> 
 /** The application's input handlers, one per request kind. A request with no handler for its kind
  * is never answered by the library: the wait returns `{tag: "input_required", status}`. */
 export interface InputHandlers {
-  form?(params: ElicitFormParams, context: InputContext): HandlerOutcome<ElicitResult> | Promise<HandlerOutcome<ElicitResult>>;
-  url?(params: ElicitUrlParams, context: InputContext): HandlerOutcome<ElicitResult> | Promise<HandlerOutcome<ElicitResult>>;
-  sampling?(params: CreateMessageParams, context: InputContext): HandlerOutcome<CreateMessageResult> | Promise<HandlerOutcome<CreateMessageResult>>;
-  roots?(params: Record<string, unknown>, context: InputContext): HandlerOutcome<ListRootsResult> | Promise<HandlerOutcome<ListRootsResult>>;
+  form?: ((params: ElicitFormParams, context: InputContext) => HandlerOutcome<ElicitResult> | Promise<HandlerOutcome<ElicitResult>>) | undefined;
+  url?: ((params: ElicitUrlParams, context: InputContext) => HandlerOutcome<ElicitResult> | Promise<HandlerOutcome<ElicitResult>>) | undefined;
+  sampling?: ((params: CreateMessageParams, context: InputContext) => HandlerOutcome<CreateMessageResult> | Promise<HandlerOutcome<CreateMessageResult>>) | undefined;
+  roots?: ((params: Record<string, unknown>, context: InputContext) => HandlerOutcome<ListRootsResult> | Promise<HandlerOutcome<ListRootsResult>>) | undefined;
 }
 
 /** The `input` option's function form: called with the status (its `inputRequests` limited to the
@@ -213,27 +293,27 @@ export type InputFunctionOutcome = { tag: "ok"; responses: InputResponses } | { 
 export interface TasksClient {
   request(method: string, params: Record<string, unknown>, options: { timeoutMs?: number; signal: AbortSignal }): Promise<object>;
   /** `subscriptions/listen`: an async iterable of JSON-RPC notifications (used with `listen: true`). */
-  listen?(params: Record<string, unknown>, options: { signal: AbortSignal }): AsyncIterable<object> | Promise<AsyncIterable<object>>;
+  listen?: ((params: Record<string, unknown>, options: { signal: AbortSignal }) => AsyncIterable<object> | Promise<AsyncIterable<object>>) | undefined;
   /** Handlers for input requests (the default `input` mode). */
-  inputHandlers?: InputHandlers;
+  inputHandlers?: InputHandlers | undefined;
   /** The client's own capabilities; the library merges the tasks extension into them. */
-  clientCapabilities?: ClientCapabilities;
+  clientCapabilities?: ClientCapabilities | undefined;
   /** The client's default per-request timeout in ms; absent = none. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** The server this client talks to, for the task journal: `httpClient` sets its URL, `stdioClient`
    * its command line; set it yourself on other clients to journal their tasks. */
-  id?: string;
+  id?: string | undefined;
 }
 
 
 /** Options every function takes. */
 export interface StepOptions {
   /** Bound of the whole call in ms (default 60000; `Infinity` for none). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Bound of each request in ms (default: the client's `requestTimeoutMs`). */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Aborting stops every timer and request and rejects with `signal.reason`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * How many times in a row a `tasks/get`, `tasks/cancel` or listen open that failed without a
    * JSON-RPC answer (network error, HTTP 5xx/408/429, broken stream, `requestTimeoutMs`) is re-issued,
@@ -242,7 +322,7 @@ export interface StepOptions {
    * success resets the count). `tools/call` and
    * `tasks/update` are never re-issued.
    */
-  retries?: number;
+  retries?: number | undefined;
 }
 
 /** Where input answers come from: the handlers (default), nowhere (`"return"`), or a function. */
@@ -251,40 +331,47 @@ export type InputOption = "handlers" | "return" | InputFunction;
 /** Options of `callTool`. */
 export interface CallToolOptions extends StepOptions {
   /** How MRTR input requests are answered (default `"handlers"`). */
-  input?: InputOption;
+  input?: InputOption | undefined;
   /** Handlers to use instead of the client's `inputHandlers`. */
-  inputHandlers?: InputHandlers;
+  inputHandlers?: InputHandlers | undefined;
   /** Answers to send with the call (continuing an MRTR round by hand). */
-  inputResponses?: InputResponses;
+  inputResponses?: InputResponses | undefined;
   /** The `requestState` to echo with the call (continuing an MRTR round by hand). */
-  requestState?: string;
+  requestState?: string | undefined;
 }
 
 /** Options of `awaitTask`. */
 export interface AwaitTaskOptions extends StepOptions {
   /** Interval when the server sends no `pollIntervalMs` (default 1000). */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /** Floor under every interval (default 100); also the least time between two `tasks/get`. */
-  minPollIntervalMs?: number;
+  minPollIntervalMs?: number | undefined;
   /** Ceiling over every interval (default 60000): a larger server `pollIntervalMs` is clamped to it.
    * Without an explicit `minPollIntervalMs`, the floor is the lower of 100 and this. */
-  maxPollIntervalMs?: number;
+  maxPollIntervalMs?: number | undefined;
   /** With `listen: true`: an open stream silent this long gets one `tasks/get` (default 30000). */
-  listenCheckMs?: number;
+  listenCheckMs?: number | undefined;
   /** Called once for each new status (state, message or outstanding input keys changed). */
-  onStatus?: (status: TaskStatus) => void;
+  onStatus?: ((status: TaskStatus) => void) | undefined;
   /** With `signal`: also send a best-effort `tasks/cancel` on abort (default false). */
-  cancelOnAbort?: boolean;
+  cancelOnAbort?: boolean | undefined;
+  /**
+   * A Cancel button in one step: aborting it sends `tasks/cancel` and the wait goes on to the server's
+   * answer — `{tag: "cancelled", status}` when the task ends cancelled; the task's real end when the
+   * cancel loses the race (or is refused); the timeout when the server ignores it. No input is asked
+   * for after it (handlers running are told to stop). Unlike `signal`, the wait does not stop at once.
+   */
+  cancelSignal?: AbortSignal | undefined;
   /** How input requests are answered (default `"handlers"`). */
-  input?: InputOption;
+  input?: InputOption | undefined;
   /** Handlers to use instead of the client's `inputHandlers`. */
-  inputHandlers?: InputHandlers;
+  inputHandlers?: InputHandlers | undefined;
   /** Wait on `subscriptions/listen` notifications instead of polling (default false). */
-  listen?: boolean;
+  listen?: boolean | undefined;
   /** Keys answered before this wait (e.g. before a restart): never asked; an `answer` given (one not
    * yet acknowledged) is sent once, without asking, while a status still lists its key. The journal
    * fills it in; give it yourself when you persist answers your own way. */
-  answered?: Array<{ key: string; answer?: unknown }>;
+  answered?: Array<{ key: string; answer?: unknown }> | undefined;
 }
 
 /** `directClient`'s handler: answers one request in-process. Throw `{code, message, data?}` to answer
@@ -293,8 +380,8 @@ export type DirectHandler = (method: string, params: Record<string, unknown>, co
 
 /** Options of `directClient`. */
 export interface DirectClientOptions {
-  clientCapabilities?: ClientCapabilities;
-  inputHandlers?: InputHandlers;
+  clientCapabilities?: ClientCapabilities | undefined;
+  inputHandlers?: InputHandlers | undefined;
 }
 
 /** What the validators return. */
@@ -339,7 +426,8 @@ export function awaitTask(client: TasksClient, statusOrTaskId: TaskStatus | stri
 /**
  * `callTool`, then `awaitTask` when it created a task; an immediate result, error or
  * `input_required` is returned as is. Every argument of both parts is checked before anything is
- * sent. The call's `signal` also bounds the wait unless `awaitOptions` has its own.
+ * sent. The call's `signal` also stops the wait, and the call's `timeoutMs` bounds the whole call and
+ * wait (from the call's start), unless `awaitOptions` sets its own.
  */
 export function callAndAwait(client: TasksClient, name: string, args?: Record<string, unknown>, callOptions?: CallToolOptions, awaitOptions?: AwaitTaskOptions): Promise<CallAndAwaitOutcome>;
 

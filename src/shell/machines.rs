@@ -68,6 +68,13 @@ fn one_signal(signal: &Option<web_sys::AbortSignal>, stop: Stop) -> Vec<(JsValue
     signals
 }
 
+/// A wait's `cancelSignal`, watched as the engine's [`AbortScope::Cancel`] (not an abort: a cancel asked).
+fn with_cancel(signals: &mut Vec<(JsValue, AbortScope)>, o: &AwaitOptions) {
+    if let Some(s) = signal_value(&o.cancel_signal) {
+        signals.push((s, AbortScope::Cancel));
+    }
+}
+
 /// One more signal a run watches besides the caller's: its abort ends the whole call, rejecting with
 /// its reason, and never cancels the task ([`AbortScope::Stop`]: the task journal's, when a store
 /// fails: `super::journal`). `None`: none.
@@ -115,7 +122,9 @@ pub fn await_task(
 ) -> Result<Driving, Mistake> {
     let (opts, hooks) = wait_part(client.as_ref(), &options)?;
     let machine = Wait::resume(seed, opts, &options.answered, now()).map_err(Mistake::task)?;
-    Ok(run(client, Box::new(machine), hooks, None, one_signal(&options.signal, stop)))
+    let mut signals = one_signal(&options.signal, stop);
+    with_cancel(&mut signals, &options);
+    Ok(run(client, Box::new(machine), hooks, None, signals))
 }
 
 /// What [`await_task`] would reject `seed` and `options` with (nothing is sent, no time is taken).
@@ -126,7 +135,8 @@ pub(super) fn check_await(client: &dyn Client, seed: &Seed<JsValue>, options: &A
 }
 
 /// `call_tool`, then `await_task` on a created task. `Err`: the wait's options are wrong
-/// (nothing was sent). The call's signal also aborts the wait unless the wait has its own.
+/// (nothing was sent). The call's signal also aborts the wait unless the wait has its own; the call's
+/// timeout bounds the whole call (from its start) unless the wait's options set their own.
 pub fn call_and_await(
     client: Rc<dyn Client>,
     name: &str,
@@ -145,8 +155,10 @@ pub fn call_and_await(
         signals.push((s, AbortScope::Wait));
     }
     with_stop(&mut signals, stop);
+    with_cancel(&mut signals, &wait);
+    let whole = wait.timeout.is_none() && call.timeout.is_some();
     let (opts, hooks) = call_part(client.as_ref(), call);
-    let machine = CallAndAwait::new(name.to_owned(), args, opts, wait_opts, now());
+    let machine = CallAndAwait::new(name.to_owned(), args, opts, wait_opts, whole, now());
     Ok(run(client, Box::new(machine), hooks, Some(wait_hooks), signals))
 }
 

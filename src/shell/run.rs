@@ -124,11 +124,12 @@ struct Run {
 
 /// Starts running `spec` (its first requests go out now) and returns the future of its end: the
 /// machine's outcome, or the value the call rejects with (the caller's abort reason, or what an
-/// application callback threw). A signal already aborted (but the wait's own part's) rejects at once,
+/// application callback threw). A signal already aborted (but the wait's own part's, or a cancel) rejects at once,
 /// before anything is sent. One boxed future for every kind of call: the callers' futures stay small
 /// (one copy of the driver's state machine in the module).
 pub fn drive(spec: Spec) -> Driving {
-    if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| *scope != AbortScope::Wait && is_aborted(s)) {
+    let ends_now = |scope: &AbortScope| !matches!(scope, AbortScope::Wait | AbortScope::Cancel);
+    if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| ends_now(scope) && is_aborted(s)) {
         let reason = reason_of(signal);
         return Box::pin(std::future::ready(Err(reason)));
     }

@@ -25,28 +25,28 @@ export type HttpHeadersOption =
 /** Options of `httpClient`. */
 export interface HttpClientOptions {
   /** Headers added to every POST (static, or computed per request). */
-  headers?: HttpHeadersOption;
+  headers?: HttpHeadersOption | undefined;
   /** A `fetch` to use instead of the global one (called as `fetch(url, init)`). */
-  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   /** Default per-request timeout in ms (used when a request gives no `timeoutMs`); copied onto the client. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Sent as `_meta["io.modelcontextprotocol/clientInfo"]` (default `{name: "mcp-tasks-wasm", version}`). */
-  clientInfo?: ClientInfo;
+  clientInfo?: ClientInfo | undefined;
   /** Sent as `_meta["io.modelcontextprotocol/clientCapabilities"]` when the request carries none
    * (default `{}`); copied onto the client, where the library merges the tasks extension into it. */
-  clientCapabilities?: ClientCapabilities;
+  clientCapabilities?: ClientCapabilities | undefined;
   /** Copied onto the client. */
-  inputHandlers?: InputHandlers;
+  inputHandlers?: InputHandlers | undefined;
   /** The client's `id` (the server, for the task journal; default: the URL). */
-  id?: string;
+  id?: string | undefined;
 }
 
 /** Options of one `request`. */
 export interface HttpRequestOptions {
   /** Abort the POST after this many ms (default: the client's `requestTimeoutMs`, else none). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Aborting closes the POST (and its response stream). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** A JSON-RPC notification as it arrived on a listen stream. */
@@ -113,20 +113,20 @@ export interface SdkTransport {
 
 /** Options of `sdkTransportClient`. */
 export interface SdkTransportClientOptions {
-  clientInfo?: ClientInfo;
-  clientCapabilities?: ClientCapabilities;
-  inputHandlers?: InputHandlers;
-  requestTimeoutMs?: number;
+  clientInfo?: ClientInfo | undefined;
+  clientCapabilities?: ClientCapabilities | undefined;
+  inputHandlers?: InputHandlers | undefined;
+  requestTimeoutMs?: number | undefined;
 }
 
 /** Options of `channelClient`. */
 export interface ChannelClientOptions {
-  clientInfo?: ClientInfo;
-  clientCapabilities?: ClientCapabilities;
-  inputHandlers?: InputHandlers;
-  requestTimeoutMs?: number;
+  clientInfo?: ClientInfo | undefined;
+  clientCapabilities?: ClientCapabilities | undefined;
+  inputHandlers?: InputHandlers | undefined;
+  requestTimeoutMs?: number | undefined;
   /** Ids go out as strings `"<idPrefix><n>"` (default: numbers 1, 2, …), e.g. to share a transport. */
-  idPrefix?: string;
+  idPrefix?: string | undefined;
 }
 
 /**

@@ -47,10 +47,24 @@ for (const b of blocks.filter((b) => b.lang === "js")) {
   });
 }
 
+// The flags a strict app uses (issue 30): every example must compile under them, the JS ones too
+// (checked as JS, against the package's declarations).
+const strict = ["--noEmit", "--strict", "--noUncheckedIndexedAccess", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,dom", "--types", "node", "--allowJs", "--checkJs"];
+const tsc = (file) => run("node", [`${root}node_modules/typescript/bin/tsc`, ...strict, file], { cwd: root }).catch((e) => {
+  throw new Error(`${file}:\n${e.stdout}`);
+});
+
 for (const b of blocks.filter((b) => b.lang === "ts")) {
-  test(`README block ${b.n} (ts) type-checks`, async () => {
+  test(`README block ${b.n} (ts) type-checks under strict flags`, async () => {
     writeFileSync(`${scratch}block-${b.n}.ts`, `${b.code}\nexport type { TasksClient };\n`);
-    await run("node", [`${root}node_modules/typescript/bin/tsc`, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,dom", "--types", "", `${scratch}block-${b.n}.ts`], { cwd: root });
+    await tsc(`${scratch}block-${b.n}.ts`);
+  });
+}
+
+for (const b of blocks.filter((b) => b.lang === "js")) {
+  test(`README block ${b.n} (js) type-checks under strict flags (checkJs)`, async () => {
+    writeFileSync(`${scratch}check-${b.n}.mjs`, `// @ts-check\n${b.code}`);
+    await tsc(`${scratch}check-${b.n}.mjs`);
   });
 }
 
