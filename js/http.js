@@ -219,6 +219,8 @@ export function httpClient(url, options) {
       return e;
     };
     let reader;
+    /** Answered on an event stream: the rest of it is read, not cancelled (see `drain`). */
+    let drainAfter = false;
     // What the headers option and a missing fetch throw rejects as it is; what fetching and reading
     // throw (that is not already an McpHttpError) becomes the "network error" McpHttpError.
     let posting = false;
@@ -248,6 +250,7 @@ export function httpClient(url, options) {
       reader = response.body?.getReader();
       stream?.opened();
       const head = await readEvents(reader, id, stream, receive, () => gone);
+      drainAfter = head === undefined && !gone && !stream;
       if (head === undefined || gone) return;
       if (stream) receive({ jsonrpc: "2.0", id, result: {} });
       else fail(id, httpError("stream ended without a response", head));
@@ -261,7 +264,8 @@ export function httpClient(url, options) {
     } finally {
       gone = true;
       if (inflight.get(id) === abort) inflight.delete(id);
-      if (reader) attempt(() => reader.cancel().then(nothing, nothing));
+      if (drainAfter) drain(reader).then(nothing, nothing);
+      else if (reader) attempt(() => reader.cancel().then(nothing, nothing));
     }
 
   }
@@ -384,6 +388,28 @@ async function readEvents(reader, id, stream, receive, isGone) {
   }
   return answered ? undefined : head;
 }
+
+/** How long the rest of an answered event stream is read before it is cancelled. */
+const DRAIN_MS = 2000;
+
+/** Reads what is left of an event stream whose answer arrived, until the server ends it, so that an
+ * answered request ends as a finished response (cancelling its body would show it as failed,
+ * `net::ERR_ABORTED`, in DevTools); a stream the server keeps open longer than DRAIN_MS is cancelled. */
+async function drain(reader) {
+  const timer = setTimeout(() => attempt(() => reader.cancel().then(nothing, nothing)), DRAIN_MS);
+  // Held here until the end: a body stream nothing reachable refers to is collected, and Chromium
+  // then cancels its request (net::ERR_ABORTED after all).
+  draining.add(reader);
+  try {
+    while ((await reader.read()).done !== true);
+  } finally {
+    clearTimeout(timer);
+    draining.delete(reader);
+  }
+}
+
+/** The readers `drain` is reading. */
+const draining = new Set();
 
 /** The `_meta` key a listen's own notifications are tagged with, for the channel to route them. */
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";

@@ -29,6 +29,12 @@ try {
     if (!r.ok) failed += 1;
   }
   for (const p of problems) console.log(p);
+  if (process.argv.includes("--http")) {
+    const r = await answeredRequestsFinish(browser);
+    results.push(r);
+    console.log(`${r.ok ? "ok  " : "FAIL"} browser: ${r.name}${r.ok ? ` (${r.ms} ms)` : "\n" + r.error}`);
+    if (!r.ok) failed += 1;
+  }
   if (process.argv.includes("--journal")) {
     const { journalScenarios } = await import("./journal.mjs");
     for (const r of await journalScenarios(browser, site)) {
@@ -44,3 +50,35 @@ try {
   await mcp.close();
 }
 process.exit(failed ? 1 : 0);
+
+/** Issue 30: a request answered on an event stream ends as a finished response — DevTools (the
+ * network log Playwright reads) shows no failed request (`net::ERR_ABORTED`) for a call that completed. */
+async function answeredRequestsFinish(browser) {
+  const name = "httpClient over event streams: answered requests do not show as failed (no net::ERR_ABORTED)";
+  const sse = await startHttpServer({ pollIntervalMs: 20, framing: "sse" });
+  const t0 = Date.now();
+  const page = await browser.newPage();
+  try {
+    const failedRequests = [];
+    const finished = [];
+    page.on("requestfailed", async (r) => r.url().startsWith(sse.url) && failedRequests.push(`${r.postData()?.slice(0, 60)} → ${r.failure()?.errorText} (response: ${(await r.response().catch(() => null))?.status() ?? "none"}, at ${Date.now() - t0} ms)`));
+    page.on("requestfinished", (r) => r.url().startsWith(sse.url) && r.method() === "POST" && finished.push(r.postData()));
+    await page.goto(`${site.origin}/package.json`); // any page of the site: the test imports the package itself
+    const out = await page.evaluate(async (url) => {
+      const { default: init, httpClient, callAndAwait } = await import("/pkg/index.js");
+      await init();
+      const o = await callAndAwait(httpClient(url), "slow", { ms: 100 });
+      await new Promise((r) => setTimeout(r, 300)); // the drained streams end
+      return o.tag;
+    }, sse.url);
+    if (out !== "ok") throw new Error(`outcome ${out}`);
+    if (failedRequests.length) throw new Error(`failed requests:\n${failedRequests.join("\n")}`);
+    if (finished.length < 2) throw new Error(`expected the tools/call and a tasks/get to finish: ${finished.length}`);
+    return { name, ok: true, ms: Date.now() - t0 };
+  } catch (e) {
+    return { name, ok: false, error: String(e?.stack ?? e) };
+  } finally {
+    await page.close();
+    await sse.close();
+  }
+}
