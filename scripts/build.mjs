@@ -86,6 +86,7 @@ if (!fresh || process.argv.includes("--force")) {
     ]);
     shrink(join(variant.dir, "mcp_tasks_wasm_bg.wasm"));
     pruneSnippets(variant.dir);
+    guardBeforeInit(join(variant.dir, "mcp_tasks_wasm.js"));
   }
   for (const e of [...entries, ...journalEntries]) copyFileSync(join(root, "js", e), join(pkg, e));
   writeStoresEntry();
@@ -116,6 +117,35 @@ function pruneSnippets(dir) {
     }
   };
   walk("snippets");
+}
+
+/**
+ * Makes a call made before the module is loaded a clear mistake instead of a `TypeError` about
+ * `undefined` (issue 30): each function wasm-bindgen generated starts with a check that the module is
+ * instantiated — an async one (`@returns {Promise<…>}`) then returns a promise rejected with an `Error`
+ * saying to `await init()` first (nothing throws synchronously), a plain one throws that `Error`. The
+ * functions stay the generated ones, as the entries export them (one line added to each, checked here
+ * for every export: a wasm-bindgen that generates them differently fails the build).
+ */
+function guardBeforeInit(glue) {
+  const text = readFileSync(glue, "utf8");
+  const exported = [...text.matchAll(/^export function (\w+)\(/gm)].length;
+  let guarded = 0;
+  const out = text.replace(/(@returns \{([^}]*)\}\n \*\/\n)?export function (\w+)\(([^)]*)\) \{\n/g, (whole, _doc, returns, name) => {
+    guarded += 1;
+    const fail = `notLoaded("${name}")`;
+    const check = returns?.startsWith("Promise") ? `return Promise.reject(${fail})` : `throw ${fail}`;
+    return `${whole}    if (wasm === undefined) ${check};\n`;
+  });
+  if (exported === 0 || guarded !== exported || !/^let wasmModule, wasmInstance, wasm;$/m.test(text)) {
+    throw new Error(`${glue}: expected to guard ${exported} generated exports, guarded ${guarded}: has wasm-bindgen's glue changed?`);
+  }
+  writeFileSync(glue, `${out}
+/** The mistake of calling \`name\` before the module is loaded (added by scripts/build.mjs). */
+function notLoaded(name) {
+    return new Error(\`mcp-tasks-wasm: \${name}() called before init(): \\\`await init()\\\` (or initSync) first\`);
+}
+`);
 }
 
 /** pkg/journal/stores.js: `export *` from the snippet wasm-bindgen emitted for js/stores.js in the

@@ -44,8 +44,10 @@ export const BUDGET_KB = 58;
  * raised once, by 0.1 KB, on purpose: the JS transports as small named functions (issue 29 asks for
  * them) cost 63 B gzip (64,145 B with the typed mistakes' 32 B); raised again, by 0.8 KB, for issue 30's
  * engine work (a wait's cancelSignal, callAndAwait's whole-call bound, input_required's source, plain
- * handler results, messages naming the method once: 64,9xx B) — to come down with the size work under way. */
-export const CEILING_KB = 63.5;
+ * handler results, messages naming the method once: 64,974 B), and 0.1 KB for the guard that makes a call
+ * before init() a clear rejection (scripts/build.mjs guardBeforeInit: 65,046 B) — to come down with the
+ * size work under way. */
+export const CEILING_KB = 63.6;
 /** The budget of the same working app on the journal entry (`mcp-tasks-wasm/journal`; issue 29), met
  * since one typed path (80.6 KB, 82,554 B) — `--check` enforces it. (Its ceiling before: 82.7 KB when
  * the entries split, 82.8 with one rule for `args` and for a journaled client's id in both APIs.) */

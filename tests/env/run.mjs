@@ -4,7 +4,7 @@
 // worker and a Manifest V3 extension service worker (all in headless Chromium).
 import { execFileSync, execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +23,7 @@ const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: "utf8",
 const PACKED = [
   "LICENSE", "README.md", "package.json",
   "pkg/index.d.ts", "pkg/index.js", "pkg/mcp_tasks_wasm.d.ts", "pkg/mcp_tasks_wasm.js", "pkg/mcp_tasks_wasm_bg.wasm",
-  "pkg/node.d.ts", "pkg/node.js", "pkg/adapters.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/http.js", "pkg/port.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
+  "pkg/node.d.ts", "pkg/node.js", "pkg/adapters.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/http.js", "pkg/port.js", "pkg/result.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
   "pkg/journal/index.d.ts", "pkg/journal/index.js", "pkg/journal/mcp_tasks_wasm.d.ts", "pkg/journal/mcp_tasks_wasm.js",
   "pkg/journal/mcp_tasks_wasm_bg.wasm", "pkg/journal/node.d.ts", "pkg/journal/node.js", "pkg/journal/stores.js",
   // The snippets each glue imports (wasm-bindgen names their directory with a hash of the crate).
@@ -58,6 +58,7 @@ writeFileSync(join(app, "package.json"), JSON.stringify({ name: "env-app", priva
 run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, packed.filename)], app);
 for (const f of ["check.js", "node-check.mjs", "plain.html", "worker.html", "worker.js"]) cpSync(join(here, "fixtures", f), join(app, f));
 cpSync(join(here, "fixtures/vite"), join(app, "vite"), { recursive: true });
+cpSync(join(here, "fixtures/vite-ts"), join(app, "vite-ts"), { recursive: true });
 
 const server = await startHttpServer({ staticDir: app, pollIntervalMs: 20 });
 let browser;
@@ -72,9 +73,10 @@ try {
   cpSync(join(root, "tests/types/usage.ts"), join(app, "usage.ts"));
   cpSync(join(root, "tests/types/no-any.ts"), join(app, "no-any.ts"));
   cpSync(join(root, "tests/types/journal.ts"), join(app, "journal.ts"));
+  cpSync(join(root, "tests/types/expected.ts"), join(app, "expected.ts"));
   writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"], types: [], noUncheckedIndexedAccess: true },
-    files: ["usage.ts", "no-any.ts", "journal.ts"],
+    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"], types: [], noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true },
+    files: ["usage.ts", "no-any.ts", "journal.ts", "expected.ts"],
   }));
   try {
     run("node", [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);
@@ -100,6 +102,24 @@ try {
   };
   const viteOut = await page("/vite/dist/index.html");
   report("Vite app (vite build, built page in Chromium)", matches(viteOut), JSON.stringify(viteOut));
+
+  // 5b. A Vite app in strict TypeScript (issue 30): tsc with strict, noUncheckedIndexedAccess and
+  // exactOptionalPropertyTypes against the installed .d.ts, `vite build` with no configuration, the page
+  // in Chromium; prints where the .wasm lands and what the built app weighs.
+  const viteTs = join(app, "vite-ts");
+  try {
+    run("node", [join(root, "node_modules/typescript/bin/tsc"), "-p", viteTs], viteTs);
+    report("Vite app in strict TypeScript: tsc (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes)", true);
+  } catch (e) {
+    report("Vite app in strict TypeScript: tsc (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes)", false, String(e.stdout ?? e));
+  }
+  run(bin("vite"), ["build", "--logLevel", "warn", "--base", "./", "--outDir", "dist", "--emptyOutDir"], viteTs);
+  const assets = readdirSync(join(viteTs, "dist/assets")).map((f) => `${f} ${(statSync(join(viteTs, "dist/assets", f)).size / 1024).toFixed(1)} KB`);
+  console.log(`     vite build (no config): dist/assets/ ${assets.join(", ")}`);
+  const tsOut = await page("/vite-ts/dist/index.html");
+  const tsOk = /^mcp-tasks-wasm: callTool\(\) called before init\(\)/.test(tsOut.early ?? "") && tsOut.slow === "slept 100 ms" &&
+    tsOut.asked === "hello, Vite" && tsOut.cancelled === "cancelled cancelled";
+  report("Vite app in strict TypeScript (built page in Chromium: a call before init() rejects, plain handler result, resultText, cancelSignal)", tsOk, JSON.stringify(tsOut));
   const plainOut = await page("/plain.html");
   report("plain <script type=module> page, no bundler", matches(plainOut), JSON.stringify(plainOut));
   const workerOut = await page("/worker.html");
