@@ -1,7 +1,8 @@
 // Strings and keys kept exact between JS and the module (see src/shell/values.rs). Rust text is UTF-8
 // and cannot hold a lone surrogate, so a JS string that has one (or that starts with the mark itself)
 // crosses as its escaped form: the mark U+FDD0, then each UTF-16 code unit as four hex digits — one
-// to one, so it goes back out as the very string that came in.
+// to one, so it goes back out as the very string that came in. Also the two checks the module leaves
+// to the host, each one import (the DOMException test, the URL test of a url elicitation).
 const MARK = "\uFDD0";
 
 /** The escaped form of `s` when Rust text cannot stand for it exactly, else undefined. */
@@ -24,4 +25,45 @@ export function unescapeText(s) {
 /** Sets `o[key] = value` as an own data property (assignment would take "__proto__" as the prototype). */
 export function defineOwn(o, key, value) {
   Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** The global `DOMException` (read at the first check), and whether it was read. */
+let domException;
+let domExceptionRead = false;
+
+/** Whether `v` is a `DOMException` (never a JSON-RPC error, though it has a numeric `code`): its
+ * prototype chain is walked with catching reads, at most 64 steps (a Proxy can make it endless). */
+export function isDomException(v) {
+  if (!domExceptionRead) {
+    domException = typeof DOMException === "undefined" ? undefined : DOMException;
+    domExceptionRead = true;
+  }
+  if (domException == null) return false;
+  let proto;
+  try {
+    proto = Reflect.get(domException, "prototype");
+  } catch {
+    return false;
+  }
+  if (typeof proto !== "object" || proto === null) return false;
+  for (let i = 0, at = v; i < 64; i++) {
+    if (typeof at !== "object" || at === null) return false;
+    try {
+      at = Reflect.getPrototypeOf(at);
+    } catch {
+      return false;
+    }
+    if (at === proto) return true;
+  }
+  return false;
+}
+
+/** Whether `s` is an absolute http(s) URL with a host and no credentials, by the WHATWG URL parser. */
+export function isSafeWebUrl(s) {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "https:" || u.protocol === "http:") && u.hostname !== "" && u.username === "" && u.password === "";
+  } catch {
+    return false;
+  }
 }

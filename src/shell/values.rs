@@ -24,9 +24,6 @@ extern "C" {
     /// `Array.from(v)`, catching (a Proxy over an array may throw on any read).
     #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
     fn array_from(v: &JsValue) -> Result<Array, JsValue>;
-    /// The global `DOMException`, when there is one.
-    #[wasm_bindgen(thread_local_v2, js_name = DOMException)]
-    static DOM_EXCEPTION: Option<Function>;
 }
 
 /// `v[key]` of an object (not null, not a function), else `undefined` — also when the read throws.
@@ -74,40 +71,6 @@ pub fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
         }
     }
     Some(out)
-}
-
-/// `true` for a `DOMException` (never a JSON-RPC error, though it has a numeric `code`): its
-/// prototype chain is walked with catching reads, at most 64 steps (a Proxy can make it endless).
-pub fn is_dom_exception(v: &JsValue) -> bool {
-    // `DOMException` is a function: read its `prototype` directly (`read_key` reads objects only).
-    let proto = DOM_EXCEPTION.with(|c| c.as_ref().and_then(|f| Reflect::get(f, &js_string("prototype")).ok()));
-    let Some(proto) = proto.filter(JsValue::is_object) else { return false };
-    let mut at = v.clone();
-    for _ in 0..64 {
-        if !at.is_object() {
-            return false;
-        }
-        match Reflect::get_prototype_of(&at) {
-            Ok(p) if JsValue::from(p.clone()) == proto => return true,
-            Ok(p) => at = p.into(),
-            Err(_) => return false,
-        }
-    }
-    false
-}
-
-/// `true` for an absolute http(s) URL with a host and no credentials, by the WHATWG URL parser.
-pub fn is_safe_web_url(s: &str) -> bool {
-    match web_sys::Url::new(s) {
-        Ok(u) => {
-            let scheme = u.protocol();
-            (scheme == "https:" || scheme == "http:")
-                && !u.hostname().is_empty()
-                && u.username().is_empty()
-                && u.password().is_empty()
-        }
-        Err(_) => false,
-    }
 }
 
 /// Freezes a value the module built, deeply (it is then safe to share between calls).
@@ -179,6 +142,13 @@ extern "C" {
     /// `o[key] = value` as an own data property (also for `"__proto__"`).
     #[wasm_bindgen(js_name = defineOwn)]
     fn define_own(o: &Object, key: &JsValue, value: &JsValue);
+    /// `true` for a `DOMException` (never a JSON-RPC error, though it has a numeric `code`): its
+    /// prototype chain is walked with catching reads, at most 64 steps (a Proxy can make it endless).
+    #[wasm_bindgen(js_name = isDomException)]
+    pub fn is_dom_exception(v: &JsValue) -> bool;
+    /// `true` for an absolute http(s) URL with a host and no credentials, by the WHATWG URL parser.
+    #[wasm_bindgen(js_name = isSafeWebUrl)]
+    pub fn is_safe_web_url(s: &str) -> bool;
 }
 
 /// The text of a JS string, exactly (see `MARK`); `None` for anything else.
