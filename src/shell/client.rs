@@ -81,7 +81,7 @@ impl ClientObject {
     /// capabilities, the same request timeout and handlers (so one may serve in place of the other).
     #[doc(hidden)]
     pub fn same_as(&self, other: &ClientObject) -> bool {
-        let same = |a: &JsValue, b: &JsValue| Object::is(a, b);
+        let same = |a: &JsValue, b: &JsValue| a == b;
         same(&self.object, &other.object)
             && same(&self.request, &other.request)
             && match (&self.listen, &other.listen) {

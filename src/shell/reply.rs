@@ -22,7 +22,7 @@ impl Future for Adopted {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
         // `adopt` fulfils with `[value]`, an array of its own.
-        Pin::new(&mut self.0).poll(cx).map(|r| r.map(|boxed| boxed.unchecked_into::<js_sys::Array>().get(0)))
+        Pin::new(&mut self.0).poll(cx).map(|r| r.map(|boxed| boxed.unchecked_into::<js_sys::Array>().get_unchecked(0)))
     }
 }
 
