@@ -20,7 +20,6 @@ struct Watched {
     subscribers: Vec<(u32, Weak<Inbox>, AbortScope)>,
 }
 
-#[derive(Default)]
 struct Registry {
     slots: Vec<Option<Watched>>,
     free: Vec<u32>,
@@ -30,7 +29,9 @@ struct Registry {
 }
 
 thread_local! {
-    static REGISTRY: RefCell<Registry> = RefCell::new(Registry::default());
+    /// Built in place (a `const` initializer: no lazy initialization code in the module).
+    static REGISTRY: RefCell<Registry> =
+        const { RefCell::new(Registry { slots: Vec::new(), free: Vec::new(), next_id: 0, by_signal: None }) };
 }
 
 /// A wait's subscription to a signal; dropping it unsubscribes (and removes the listener when it was

@@ -52,7 +52,6 @@ impl Ord for Entry {
     }
 }
 
-#[derive(Default)]
 struct Scheduler {
     heap: BinaryHeap<Reverse<Entry>>,
     /// How many entries of the heap are dead (their sleep was dropped before its time).
@@ -63,7 +62,9 @@ struct Scheduler {
 }
 
 thread_local! {
-    static SCHEDULER: RefCell<Scheduler> = RefCell::new(Scheduler::default());
+    /// Built in place (a `const` initializer: no lazy initialization code in the module).
+    static SCHEDULER: RefCell<Scheduler> =
+        const { RefCell::new(Scheduler { heap: BinaryHeap::new(), dead: 0, next_seq: 0, armed: None }) };
 }
 
 /// A future that is ready at `at` on the module's clock (see [`sleep_until`]).
