@@ -18,7 +18,6 @@ use crate::shell::mistake::Mistake;
 #[cfg(feature = "journal")]
 use crate::shell::settle::ended_to_js;
 use crate::shell::settle::settle;
-use crate::shell::tagged::{plain_object, Field};
 use crate::shell::timer::armed_count;
 use crate::shell::values::{is_plain_object, js_string};
 use std::rc::Rc;
@@ -185,16 +184,15 @@ pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promi
 #[wasm_bindgen(js_name = liveCounts, skip_typescript)]
 pub fn live_counts() -> Result<JsValue, JsValue> {
     roomy()?;
-    let n = |what| Field::Num(f64::from(count(what)));
-    let failed = registry::failed();
-    Ok(plain_object(&[
-        ("runs", n(Counter::Runs)),
-        ("requests", n(Counter::Requests)),
-        ("asks", n(Counter::Asks)),
-        ("streams", n(Counter::Streams)),
-        ("timers", Field::Num(f64::from(armed_count()))),
-        ("calls", Field::Num(f64::from(registry::pending()))),
-        ("failed", Field::Js(&failed)),
+    let n = |count: u32| JsValue::from_f64(f64::from(count));
+    Ok(JsValue::object(vec![
+        ("runs", n(count(Counter::Runs))),
+        ("requests", n(count(Counter::Requests))),
+        ("asks", n(count(Counter::Asks))),
+        ("streams", n(count(Counter::Streams))),
+        ("timers", n(armed_count())),
+        ("calls", n(registry::pending())),
+        ("failed", registry::failed()),
     ]))
 }
 

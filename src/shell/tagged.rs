@@ -48,21 +48,6 @@ fn object<S: Serializer>(s: S, fields: &[(&str, Option<Field<'_>>)]) -> Result<S
     map.end()
 }
 
-/// An object of `fields` (all present), as a JS value.
-pub fn plain_object(fields: &[(&str, Field<'_>)]) -> JsValue {
-    struct All<'a>(&'a [(&'a str, Field<'a>)]);
-    impl Serialize for All<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            let mut map = s.serialize_map(None)?;
-            for (key, value) in self.0 {
-                map.serialize_entry(key, value)?;
-            }
-            map.end()
-        }
-    }
-    to_js(&All(fields))
-}
-
 /// A JS value, as is.
 fn js<S: Serializer>(v: &JsValue, s: S) -> Result<S::Ok, S::Error> {
     serde_wasm_bindgen::preserve::serialize(v, s)
