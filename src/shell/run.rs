@@ -19,14 +19,14 @@ use super::settle::{Driving, Ended, Settled};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
-use super::values::{adopt, as_function, deep_freeze, field, js_string};
+use super::values::{deep_freeze, js_string};
 use crate::api::callbacks::Reply;
 use crate::api::callbacks::{AskContext, HandlerFn};
 use crate::api::client::{Client, RequestOptions};
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::proto::rpc::{read_rejection, RequestEnd};
-use js_sys::{Reflect, Symbol};
+use js_sys::Reflect;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::rc::Rc;
@@ -486,32 +486,23 @@ fn abort(controller: Option<&web_sys::AbortController>) {
     }
 }
 
-/// The async iterator of what `listen` gave: `source[Symbol.asyncIterator]()`, or `source` itself when
-/// it has a `next` function.
-fn iterator_of(source: &JsValue) -> Result<JsValue, JsValue> {
-    let make = if source.is_object() {
-        Reflect::get(source, &Symbol::async_iterator()).unwrap_or_default()
-    } else {
-        JsValue::UNDEFINED
-    };
-    let it = match as_function(&make) {
-        Some(f) => f.call0(source)?,
-        None => source.clone(),
-    };
-    if field(&it, "next").and_then(|n| as_function(&n)).is_some() {
-        Ok(it)
-    } else {
-        Err(js_sys::TypeError::new("listen() did not give an async iterable").into())
-    }
+#[wasm_bindgen(module = "/src/shell/adopt.js")]
+extern "C" {
+    /// The async iterator of what `listen` gave: `source[Symbol.asyncIterator]()`, or `source` itself
+    /// when it has a `next` function (`Err`: what that call threw, or a `TypeError`).
+    #[wasm_bindgen(js_name = iteratorOf, catch)]
+    fn iterator_of(source: &JsValue) -> Result<JsValue, JsValue>;
+    /// `it.next()` (`Err`: what it threw, or a `TypeError` when there is no `next` function).
+    #[wasm_bindgen(js_name = nextOf, catch)]
+    fn call_next(it: &JsValue) -> Result<JsValue, JsValue>;
+    /// `it.return?.()`, ignoring what it throws or rejects with (never awaited).
+    #[wasm_bindgen(js_name = quietReturn)]
+    fn quiet_return(it: &JsValue);
 }
 
 /// The settlement of `it.next()`.
 fn next_of(it: &JsValue) -> Reply {
-    let result = match field(it, "next").and_then(|n| as_function(&n)) {
-        Some(next) => next.call0(it),
-        None => Err(js_sys::TypeError::new("the listen iterator has no next function").into()),
-    };
-    super::reply::called(result)
+    super::reply::called(call_next(it))
 }
 
 /// Closes a stream without waiting for it: aborts its signal and asks its iterator to return (what
@@ -528,15 +519,5 @@ fn close_stream(mut s: Stream) {
             }
         }),
         (None, None) => {}
-    }
-}
-
-/// `it.return?.()`, ignoring what it throws or rejects with (never awaited).
-fn quiet_return(it: &JsValue) {
-    if let Some(f) = field(it, "return").and_then(|r| as_function(&r)) {
-        if let Ok(r) = f.call0(it) {
-            // Attaching handlers marks a rejection as handled; the settlement itself is dropped.
-            drop(wasm_bindgen_futures::JsFuture::from(adopt(&r)));
-        }
     }
 }
