@@ -31,8 +31,9 @@ extern "C" {
 
 thread_local! {
     /// What the registry calls when it declares the module failed: the shell stops every run (nothing
-    /// more is sent or called). One closure for the module's life.
-    static HALT: JsValue = Closure::<dyn Fn()>::new(crate::shell::run::halt).into_js_value();
+    /// more is sent or called). One closure for the module's life (`FnMut`: the closure kind the
+    /// timer's and the signals' callbacks are, so the glue has one kind).
+    static HALT: JsValue = Closure::<dyn FnMut()>::new(crate::shell::run::halt).into_js_value();
 }
 
 /// `Err(RangeError)` when the stack has no room for a synchronous export: it throws that at once,
