@@ -6,9 +6,9 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The global `performance` object.
-    #[wasm_bindgen(thread_local_v2, js_name = performance)]
-    static PERFORMANCE: web_sys::Performance;
+    /// `performance.now()` (the global `performance` read at each call, as the registry reads it).
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
 }
 
 /// Milliseconds on the monotonic clock (rounded down).
@@ -18,5 +18,5 @@ pub fn now() -> Millis {
 
 /// Milliseconds on the monotonic clock, as `performance.now()` gives them.
 pub fn now_ms() -> f64 {
-    PERFORMANCE.with(|p| p.now())
+    performance_now()
 }
