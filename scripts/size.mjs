@@ -27,7 +27,8 @@
 // unchanged client sharing its reading (memory per wait): 79.9. The core entry (issue 29): 64.5 at the
 // split, 64.6 with one typed path (the Ended wrapper, the typed reading of every wait's options), 64.3 with
 // milliseconds in u64 (no 128-bit division), 62.5 with one-caller inlining kept to tiny functions; 63.5
-// with issue 30's cancelSignal and friends (+0.9), 62.0 with seven cuts of imports and lazy initialization.
+// with issue 30's cancelSignal and friends (+0.9), 62.0 with seven cuts of imports and lazy initialization,
+// 62.5 with the Rust API's typed rejections and cancel_on_drop (the shell both APIs share).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,8 +49,10 @@ export const BUDGET_KB = 58;
  * guard that makes a call before init() a clear rejection (+72 B); then 62.0 (63,448 B) with seven cuts
  * of imports and initialization code (−1,630 B: exact.js's DOMException and URL checks, const
  * thread-locals, liveCounts on Json::object, the listen iterator in adopt.js, one closure kind, one clock
- * import, === for readings). */
-export const CEILING_KB = 62.0;
+ * import, === for readings); raised by 0.5 KB (64,016 B) for the Rust API of issue 30, whose shell the npm
+ * module shares: a call's rejection typed by kind (abort, callback, mistake) and a dropped wait's
+ * best-effort cancel (cancel_on_drop) — +568 B. */
+export const CEILING_KB = 62.6;
 /** The budget of the same working app on the journal entry (`mcp-tasks-wasm/journal`; issue 29), met
  * since one typed path (80.6 KB, 82,554 B) — `--check` enforces it. (Its ceiling before: 82.7 KB when
  * the entries split, 82.8 with one rule for `args` and for a journaled client's id in both APIs.) */

@@ -1,5 +1,5 @@
 //! The public Rust API (the crate root: `call_tool`, `await_task`, `call_and_await`, `get_task`,
-//! `update_task`, `cancel_task`, `HttpClient`, `handler`, `on_status`, the typed `Outcome`,
+//! `update_task`, `cancel_task`, `HttpClient`, `handler`, `on_status`, the typed `CallOutcome`/`WaitOutcome`, `Error`,
 //! `TaskError`, `Cause`, `TaskStatus`) against real HTTP servers, with wasm-bindgen-test in Node and
 //! in headless Chromium (where every request is a real cross-origin `fetch`).
 //!
@@ -26,8 +26,8 @@ mod support;
 use js_sys::{Function, Object, Promise, Reflect};
 use mcp_tasks_wasm::{
     await_task, call_and_await, call_tool, cancel_task, get_task, handler, on_status, update_task, Answer,
-    AwaitOptions, CallOptions, Cause, Client, ErrorKind, Handlers, HttpClient, Input, Outcome, Reply, RequestOptions,
-    StepOptions, TaskState, TaskStatus, ToolResult,
+    AwaitOptions, CallOptions, CallOutcome, Cause, Client, Error, ErrorKind, Handlers, HttpClient, Input, Reply,
+    RequestOptions, StepOptions, TaskState, TaskStatus, ToolResult, WaitOutcome,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -304,7 +304,7 @@ fn text_of(result: &ToolResult) -> String {
 /// `call_tool` that must create a task: its typed status.
 async fn create(client: &Counting, tool: &str, args: &Value) -> TaskStatus {
     match call_tool(client, tool, args, CallOptions::default()).await.unwrap() {
-        Outcome::Task(status) => status,
+        CallOutcome::Task(status) => status,
         other => panic!("{tool}: not a task: {other:?}"),
     }
 }
@@ -312,7 +312,7 @@ async fn create(client: &Counting, tool: &str, args: &Value) -> TaskStatus {
 /// Cancels a task left running (cleanup; checked to be acknowledged).
 async fn cleanup(server: Server, task_id: &str) {
     let client = HttpClient::new(server.url()).unwrap();
-    let ack = cancel_task(&client, task_id, StepOptions::default()).await.unwrap();
+    let ack = cancel_task(&client, task_id, StepOptions::default()).await;
     assert!(ack.is_ok(), "cleanup: tasks/cancel acknowledged: {ack:?}");
 }
 
@@ -365,7 +365,7 @@ fn states(statuses: &[TaskStatus]) -> Vec<(TaskState, Option<String>)> {
 // A task that completes
 
 on_servers!(ok);
-/// `slow` through `call_and_await`: `Outcome::Ok` whose result deserialises into a Rust struct and
+/// `slow` through `call_and_await`: `WaitOutcome::Ok` whose result deserialises into a Rust struct and
 /// whose `value` is the very result object the last `tasks/get` resolved with; `on_status` gives each new
 /// status once, typed and in order, ending with the completed one (the Task as read).
 async fn ok(server: Server) {
@@ -374,7 +374,7 @@ async fn ok(server: Server) {
     let wait = AwaitOptions { on_status: Some(status_fn), ..wait_options(server) };
     let args = json!({"ms": 300});
     let outcome = call_and_await(&client, "slow", &args, CallOptions::default(), wait).await.unwrap();
-    let Outcome::Ok(result) = outcome else { panic!("{server:?}: not ok: {outcome:?}") };
+    let WaitOutcome::Ok(result) = outcome else { panic!("{server:?}: not ok: {outcome:?}") };
 
     let r: CallToolResult = result.deserialize().unwrap();
     assert_eq!(r.content.len(), 1, "{r:?}");
@@ -385,7 +385,7 @@ async fn ok(server: Server) {
     // The result is the JS object the client resolved with, not a copy.
     let last_read = client.last_value("tasks/get").expect("a settled tasks/get");
     let sent_result = get(&last_read, "result").expect("the completed status carries its result");
-    assert!(Object::is(&result.value, &sent_result), "Outcome::Ok's value is the very result object");
+    assert!(Object::is(&result.value, &sent_result), "WaitOutcome::Ok's value is the very result object");
     let text = get(&result.value, "content")
         .map(|c| js_sys::Array::from(&c).get(0))
         .and_then(|b| get(&b, "text"))
@@ -421,13 +421,13 @@ async fn ok(server: Server) {
 // A task that fails
 
 on_servers!(failed);
-/// `fail`: `Outcome::Error` of kind `Server` with the task's error, and `Cause::TaskFailed` carrying the
+/// `fail`: `WaitOutcome::Error` of kind `Server` with the task's error, and `Cause::TaskFailed` carrying the
 /// failed status, typed.
 async fn failed(server: Server) {
     let client = Counting::new(server);
     let outcome =
         call_and_await(&client, "fail", &json!({}), CallOptions::default(), wait_options(server)).await.unwrap();
-    let Outcome::Error(error) = outcome else { panic!("{server:?}: not an error: {outcome:?}") };
+    let WaitOutcome::Error(error) = outcome else { panic!("{server:?}: not an error: {outcome:?}") };
     assert_eq!(error.code, -32603, "{error:?}");
     assert_eq!(error.kind, ErrorKind::Server);
     assert_eq!(error.message, server.fail_message());
@@ -448,12 +448,12 @@ async fn failed(server: Server) {
 // A tool error
 
 on_servers!(tool_error);
-/// `tool_error`: the task completes with `isError: true`: `Outcome::Ok` with `is_error()`.
+/// `tool_error`: the task completes with `isError: true`: `WaitOutcome::Ok` with `is_error()`.
 async fn tool_error(server: Server) {
     let client = Counting::new(server);
     let outcome =
         call_and_await(&client, "tool_error", &json!({}), CallOptions::default(), wait_options(server)).await.unwrap();
-    let Outcome::Ok(result) = outcome else { panic!("{server:?}: not ok: {outcome:?}") };
+    let WaitOutcome::Ok(result) = outcome else { panic!("{server:?}: not ok: {outcome:?}") };
     assert!(result.is_error(), "is_error(): {:?}", json_of(&result.value));
     let r: CallToolResult = result.deserialize().unwrap();
     assert_eq!(r.is_error, Some(true));
@@ -464,7 +464,7 @@ async fn tool_error(server: Server) {
 // Cancelled
 
 on_servers!(cancelled);
-/// `forever`: `cancel_task` while `await_task` polls it: the wait ends `Outcome::Cancelled` with the
+/// `forever`: `cancel_task` while `await_task` polls it: the wait ends `WaitOutcome::Cancelled` with the
 /// cancelled status; `get_task` then reads the same state.
 async fn cancelled(server: Server) {
     let client = Counting::new(server);
@@ -479,16 +479,16 @@ async fn cancelled(server: Server) {
         while c.sent.borrow().iter().filter(|s| s.method == "tasks/get" && s.settled()).count() < 1 {
             sleep(10).await;
         }
-        cancel_task(&c, &id, StepOptions::default()).await.unwrap()
+        cancel_task(&c, &id, StepOptions::default()).await
     };
     let (outcome, ack) = join(waiting, cancelling).await;
     assert!(ack.is_ok(), "tasks/cancel acknowledged: {ack:?}");
-    let Outcome::Cancelled(status) = outcome.unwrap() else { panic!("{server:?}: not cancelled") };
+    let WaitOutcome::Cancelled(status) = outcome.unwrap() else { panic!("{server:?}: not cancelled") };
     assert_eq!(status.state, TaskState::Cancelled);
     assert_eq!(status.task_id, id);
     assert_eq!(client.count("tasks/cancel"), 1);
 
-    let read = get_task(&client, &id, StepOptions::default()).await.unwrap().expect("the task is known");
+    let read = get_task(&client, &id, StepOptions::default()).await.expect("the task is known");
     assert_eq!((read.task_id.as_str(), &read.state), (id.as_str(), &TaskState::Cancelled));
 }
 
@@ -508,7 +508,7 @@ async fn deadline(server: Server) {
     let t0 = now();
     let outcome = await_task(&client, &created, wait).await.unwrap();
     let waited = now() - t0;
-    let Outcome::Error(error) = outcome else { panic!("{server:?}: not the timeout: {outcome:?}") };
+    let WaitOutcome::Error(error) = outcome else { panic!("{server:?}: not the timeout: {outcome:?}") };
     assert_eq!(error.code, -32001, "{error:?}");
     assert_eq!(error.kind, ErrorKind::Transport);
     let Some(Cause::Timeout { status: Some(status) }) = &error.cause else {
@@ -567,7 +567,7 @@ async fn input_handler(server: Server) {
         ..wait_options(server)
     };
     let outcome = call_and_await(&client, "ask", &json!({}), CallOptions::default(), wait).await.unwrap();
-    let Outcome::Ok(result) = outcome else { panic!("{server:?}: not ok: {outcome:?}") };
+    let WaitOutcome::Ok(result) = outcome else { panic!("{server:?}: not ok: {outcome:?}") };
     assert_eq!(text_of(&result), "hello, Ada", "the answer reached the tool");
 
     let id = client.created_task_id();
@@ -598,14 +598,14 @@ async fn input_handler(server: Server) {
 }
 
 on_servers!(input_by_hand);
-/// `ask` with `Input::Return`: `Outcome::InputRequired` with the task's typed status; `update_task`
+/// `ask` with `Input::Return`: `WaitOutcome::InputRequired` with the task's typed status; `update_task`
 /// answers it by hand; a second `await_task` gets the tool's result naming the answer.
 async fn input_by_hand(server: Server) {
     let client = Counting::new(server);
     let created = create(&client, "ask", &json!({})).await;
     let wait = AwaitOptions { input: Input::Return, ..wait_options(server) };
     let outcome = await_task(&client, &created, wait).await.unwrap();
-    let Outcome::InputRequired(needed) = outcome else { panic!("{server:?}: not input_required: {outcome:?}") };
+    let WaitOutcome::InputRequired(needed) = outcome else { panic!("{server:?}: not input_required: {outcome:?}") };
     let task = needed.task.as_ref().expect("a task's input_required carries its status");
     assert_eq!((task.task_id.as_str(), &task.state), (created.task_id.as_str(), &TaskState::InputRequired));
     assert_eq!(needed.input_requests.len(), 1);
@@ -613,10 +613,10 @@ async fn input_by_hand(server: Server) {
     assert_eq!(client.count("tasks/update"), 0, "Input::Return answers nothing");
 
     let answers = json!({ key: {"action": "accept", "content": {"name": "Grace"}} });
-    let ack = update_task(&client, &created.task_id, &answers, StepOptions::default()).await.unwrap();
+    let ack = update_task(&client, &created.task_id, &answers, StepOptions::default()).await;
     assert!(ack.is_ok(), "tasks/update acknowledged: {ack:?}");
     let outcome = await_task(&client, created.task_id.as_str(), wait_options(server)).await.unwrap();
-    let Outcome::Ok(result) = outcome else { panic!("{server:?}: not ok after the answer: {outcome:?}") };
+    let WaitOutcome::Ok(result) = outcome else { panic!("{server:?}: not ok after the answer: {outcome:?}") };
     assert_eq!(text_of(&result), "hello, Grace");
 }
 
@@ -638,7 +638,7 @@ async fn listen(server: Server) {
     let t0 = now();
     let outcome = await_task(&client, &created, wait).await.unwrap();
     let waited = now() - t0;
-    let Outcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
+    let WaitOutcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
     assert_eq!(text_of(&result), "slept 300 ms");
 
     let expected = [
@@ -703,7 +703,7 @@ async fn dropped(server: Server) {
         );
     }
     // The task is still running: the drop did not cancel it.
-    let read = get_task(&client, &id, StepOptions::default()).await.unwrap().expect("the task is known");
+    let read = get_task(&client, &id, StepOptions::default()).await.expect("the task is known");
     assert_eq!(read.state, TaskState::Working);
     cleanup(server, &id).await;
 }
@@ -741,12 +741,12 @@ async fn dropped_listen(server: Server) {
 // An unknown task
 
 on_servers!(unknown_task);
-/// `get_task` on an id the server does not know: `Ok(Err(TaskError))` with the server's `-32602`, kind
+/// `get_task` on an id the server does not know: `Err(Error::Task(TaskError))` with the server's `-32602`, kind
 /// `Server`, `Cause::RpcError` on `tasks/get`; one request, not re-issued.
 async fn unknown_task(server: Server) {
     let client = Counting::new(server);
-    let got = get_task(&client, "tsk_00000000000000000000000000000000", StepOptions::default()).await.unwrap();
-    let Err(error) = got else { panic!("{server:?}: an unknown task was read: {got:?}") };
+    let got = get_task(&client, "tsk_00000000000000000000000000000000", StepOptions::default()).await;
+    let Err(Error::Task(error)) = got else { panic!("{server:?}: an unknown task was read: {got:?}") };
     assert_eq!(error.code, -32602, "{error:?}");
     assert_eq!(error.kind, ErrorKind::Server);
     assert!(matches!(&error.cause, Some(Cause::RpcError { method }) if method == "tasks/get"), "{:?}", error.cause);

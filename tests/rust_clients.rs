@@ -12,13 +12,14 @@ use mcp_tasks_wasm::shell::live::{count, Counter};
 use mcp_tasks_wasm::shell::timer::armed_count;
 use mcp_tasks_wasm::{
     await_task, call_and_await, call_tool, get_task, handler, on_status, pending_tasks, resume_tasks, Answer,
-    AwaitOptions, CallOptions, Cause, ClientOptions, DirectClient, ErrorKind, Handlers, Input, JournalStore, JsClient,
-    Outcome, PortClient, StepOptions, TaskState,
+    AwaitOptions, CallOptions, CallOutcome, Cause, ClientOptions, DirectClient, Error, ErrorKind, Handlers, Input,
+    JournalStore, JsClient, PortClient, StepOptions, TaskState, WaitOutcome,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::future::Future;
 use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -40,6 +41,8 @@ struct Server {
     reads: HashMap<String, u32>,
     names: HashMap<String, String>,
     methods: Vec<String>,
+    /// The tasks a `tasks/cancel` named (`forever` tasks then read `cancelled`).
+    cancelled: Vec<String>,
     next: u32,
 }
 
@@ -51,9 +54,25 @@ impl Server {
             "tools/call" => {
                 self.next += 1;
                 let id = format!("{}-{}", params["name"].as_str().unwrap_or(""), self.next);
+                if id.starts_with("rich") {
+                    // An immediate result of every content type, with structured content.
+                    return Ok(json!({"resultType": "complete", "content": [
+                        {"type": "text", "text": "line 1"},
+                        {"type": "image", "data": "iVBO", "mimeType": "image/png"},
+                        {"type": "resource_link", "uri": "file:///a.txt", "name": "a.txt"},
+                        {"type": "text", "text": "line 2"},
+                        {"type": "resource", "resource": {"uri": "file:///b.txt", "text": "embedded"}},
+                        {"type": "hologram", "beam": 3}
+                    ], "structuredContent": {"total": 7}}));
+                }
                 let mut t = task(&id, "working");
                 t["resultType"] = json!("task");
                 Ok(t)
+            }
+            "tasks/cancel" => {
+                let id = params["taskId"].as_str().unwrap_or("").to_owned();
+                self.cancelled.push(id);
+                Ok(json!({"resultType": "complete"}))
             }
             "tasks/update" => {
                 let id = params["taskId"].as_str().unwrap_or("").to_owned();
@@ -68,7 +87,10 @@ impl Server {
                 }
                 let n = self.reads.entry(id.clone()).or_default();
                 *n += 1;
-                let mut t = if id.starts_with("ask") {
+                let mut t = if id.starts_with("forever") {
+                    // Working until cancelled.
+                    task(&id, if self.cancelled.contains(&id) { "cancelled" } else { "working" })
+                } else if id.starts_with("ask") {
                     match self.names.get(&id) {
                         Some(name) => {
                             json!({"taskId": id, "status": "completed", "result": {"content": [{"type": "text", "text": format!("hi {name}")}]}})
@@ -141,7 +163,7 @@ async fn a_direct_client_task_completes_with_typed_statuses_in_order() {
         ..quick()
     };
     let outcome = call_and_await(&client, "slow", &json!({"ms": 5}), CallOptions::default(), wait).await.unwrap();
-    let Outcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
+    let WaitOutcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
     let reply: Reply = result.deserialize().unwrap();
     assert_eq!(reply.content[0].text, "done");
     assert!(!result.is_error());
@@ -164,7 +186,7 @@ async fn a_rust_handler_answers_the_form_and_the_answer_reaches_the_server() {
     });
     let wait = AwaitOptions { input_handlers: Some(Handlers { form: Some(form), ..Handlers::default() }), ..quick() };
     let outcome = call_and_await(&client, "ask", &(), CallOptions::default(), wait).await.unwrap();
-    let Outcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
+    let WaitOutcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
     assert_eq!(result.deserialize::<Reply>().unwrap().content[0].text, "hi Ada");
     assert_eq!(*asked.borrow(), [(Some("name".to_owned()), json!("Name?"))], "asked once, with its key and params");
     assert_eq!(server.borrow().methods.iter().filter(|m| *m == "tasks/update").count(), 1);
@@ -177,7 +199,7 @@ async fn a_handler_error_ends_the_wait_as_an_execution_error_with_its_reason() {
     let form = handler(|_, _| async { Answer::Error(JsValue::from_str("closed")) });
     let wait = AwaitOptions { input_handlers: Some(Handlers { form: Some(form), ..Handlers::default() }), ..quick() };
     let outcome = call_and_await(&client, "ask", &(), CallOptions::default(), wait).await.unwrap();
-    let Outcome::Error(e) = outcome else { panic!("not an error: {outcome:?}") };
+    let WaitOutcome::Error(e) = outcome else { panic!("not an error: {outcome:?}") };
     assert_eq!((e.code, e.kind), (-32603, ErrorKind::Execution));
     match e.cause {
         Some(Cause::InputHandler { key, reason, .. }) => {
@@ -194,7 +216,7 @@ async fn input_return_gives_the_typed_input_requests_back() {
     let (client, server) = direct(ClientOptions::default());
     let wait = AwaitOptions { input: Input::Return, ..quick() };
     let outcome = call_and_await(&client, "ask", &(), CallOptions::default(), wait).await.unwrap();
-    let Outcome::InputRequired(needed) = outcome else { panic!("not input_required: {outcome:?}") };
+    let WaitOutcome::InputRequired(needed) = outcome else { panic!("not input_required: {outcome:?}") };
     let task = needed.task.expect("a task's status");
     assert_eq!(task.state, TaskState::InputRequired);
     assert_eq!(needed.input_requests.len(), 1);
@@ -214,41 +236,41 @@ async fn wrong_arguments_are_type_errors_and_nothing_is_sent() {
         call_tool(&client, "slow", &5, CallOptions::default()).await.unwrap_err(),
         call_tool(&client, "slow", &vec![1, 2], CallOptions::default()).await.unwrap_err(),
     ] {
-        assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
-        assert_eq!(message(&e), "callTool: args must be an object (not an array)");
+        assert!(
+            matches!(&e, Error::InvalidArgument(m) if m == "callTool: args must be an object (not an array)"),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "callTool: args must be an object (not an array)");
+        let thrown = JsValue::from(e);
+        assert!(thrown.is_instance_of::<js_sys::TypeError>(), "into JsValue: the JS function's TypeError");
     }
     let e =
         call_and_await(&client, "slow", &"text", CallOptions::default(), AwaitOptions::default()).await.unwrap_err();
-    assert_eq!(message(&e), "callAndAwait: args must be an object (not an array)");
+    assert_eq!(e.to_string(), "callAndAwait: args must be an object (not an array)");
     let floor_above_ceiling = AwaitOptions {
         min_poll_interval: Some(Duration::from_secs(2)),
         max_poll_interval: Some(Duration::from_secs(1)),
         ..AwaitOptions::default()
     };
     let e = call_and_await(&client, "slow", &(), CallOptions::default(), floor_above_ceiling).await.unwrap_err();
-    assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
+    assert!(matches!(&e, Error::InvalidArgument(m) if m.starts_with("callAndAwait: ")), "{e:?}");
     let journaled = CallOptions { journal: Some(JournalStore::memory().unwrap()), ..CallOptions::default() };
     let e = call_tool(&client, "slow", &(), journaled).await.unwrap_err();
-    assert!(e.is_instance_of::<js_sys::TypeError>(), "a journaled client without an id: {e:?}");
+    assert!(matches!(e, Error::InvalidArgument(_)), "a journaled client without an id: {e:?}");
     let id_message = "a journaled client needs an id (HTTP and stdio clients have one; set it on others)";
-    assert_eq!(message(&e), ["callTool: ", id_message].concat());
+    assert_eq!(e.to_string(), ["callTool: ", id_message].concat());
     let e = resume_tasks(&client, &JournalStore::memory().unwrap(), AwaitOptions::default(), None).await.unwrap_err();
-    assert_eq!(message(&e), ["resumeTasks: ", id_message].concat());
+    assert_eq!(e.to_string(), ["resumeTasks: ", id_message].concat());
     assert!(server.borrow().methods.is_empty(), "nothing sent");
     assert!(JsClient::new(&JsValue::from(3)).is_err());
     zero_left();
 }
 
-/// The message of a JS error value.
-fn message(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
-}
-
 #[wasm_bindgen_test]
 async fn get_task_of_an_unknown_task_is_the_servers_error() {
     let (client, _) = direct(ClientOptions::default());
-    let read = get_task(&client, "missing-1", StepOptions::default()).await.unwrap();
-    let e = read.expect_err("unknown task");
+    let read = get_task(&client, "missing-1", StepOptions::default()).await;
+    let Err(Error::Task(e)) = read else { panic!("unknown task: {read:?}") };
     assert_eq!((e.code, e.kind), (-32602, ErrorKind::Server));
     assert!(matches!(e.cause, Some(Cause::RpcError { ref method }) if method == "tasks/get"));
     zero_left();
@@ -261,7 +283,7 @@ async fn a_journaled_task_is_listed_then_resumed_from_rust() {
     let store = JournalStore::memory().unwrap();
     let call = CallOptions { journal: Some(store.clone()), ..CallOptions::default() };
     let created = call_tool(&client, "slow", &(), call).await.unwrap();
-    let Outcome::Task(status) = created else { panic!("not a task: {created:?}") };
+    let CallOutcome::Task(status) = created else { panic!("not a task: {created:?}") };
     let pending = pending_tasks(&store, Some("in-process")).await.unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!((pending[0].task_id.as_str(), pending[0].tool.as_deref()), (status.task_id.as_str(), Some("slow")));
@@ -270,11 +292,11 @@ async fn a_journaled_task_is_listed_then_resumed_from_rust() {
     let heard = Rc::new(RefCell::new(Vec::new()));
     let h = heard.clone();
     let on_outcome: mcp_tasks_wasm::OnOutcome =
-        Rc::new(move |o, task| h.borrow_mut().push((task.task_id.clone(), matches!(o, Outcome::Ok(_)))));
+        Rc::new(move |o, task| h.borrow_mut().push((task.task_id.clone(), matches!(o, WaitOutcome::Ok(_)))));
     let done = resume_tasks(&client, &store, quick(), Some(on_outcome)).await.unwrap();
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].task_id, status.task_id);
-    assert!(matches!(done[0].outcome, Outcome::Ok(_)), "{:?}", done[0].outcome);
+    assert!(matches!(done[0].outcome, WaitOutcome::Ok(_)), "{:?}", done[0].outcome);
     assert_eq!(*heard.borrow(), [(status.task_id.clone(), true)]);
     assert!(pending_tasks(&store, None).await.unwrap().is_empty(), "a terminal outcome removes the entry");
     zero_left();
@@ -283,13 +305,13 @@ async fn a_journaled_task_is_listed_then_resumed_from_rust() {
 #[wasm_bindgen_test]
 async fn await_task_takes_a_typed_status_or_an_id() {
     let (client, server) = direct(ClientOptions::default());
-    let Outcome::Task(status) = call_tool(&client, "slow", &(), CallOptions::default()).await.unwrap() else {
+    let CallOutcome::Task(status) = call_tool(&client, "slow", &(), CallOptions::default()).await.unwrap() else {
         panic!("not a task")
     };
     let by_status = await_task(&client, &status, quick()).await.unwrap();
-    assert!(matches!(by_status, Outcome::Ok(_)), "{by_status:?}");
+    assert!(matches!(by_status, WaitOutcome::Ok(_)), "{by_status:?}");
     let by_id = await_task(&client, status.task_id.as_str(), quick()).await.unwrap();
-    assert!(matches!(by_id, Outcome::Ok(_)), "{by_id:?}");
+    assert!(matches!(by_id, WaitOutcome::Ok(_)), "{by_id:?}");
     assert_eq!(server.borrow().methods, ["tools/call", "tasks/get", "tasks/get", "tasks/get"]);
     zero_left();
 }
@@ -318,7 +340,7 @@ async fn a_port_client_drives_a_task_behind_a_message_channel() {
     let _serving = serve_on(channel.port2(), server.clone());
     let client = PortClient::new(channel.port1()).unwrap();
     let outcome = call_and_await(&client, "slow", &(), CallOptions::default(), quick()).await.unwrap();
-    let Outcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
+    let WaitOutcome::Ok(result) = outcome else { panic!("not ok: {outcome:?}") };
     assert_eq!(result.deserialize::<Reply>().unwrap().content[0].text, "done");
     assert_eq!(server.borrow().methods, ["tools/call", "tasks/get", "tasks/get"]);
     client.close();
@@ -344,7 +366,7 @@ async fn a_calls_future_is_static_and_sends_nothing_until_polled() {
         sleep(10).await;
     }
     let outcome = rx.borrow_mut().take().unwrap().unwrap();
-    assert!(matches!(outcome, Outcome::Ok(_)), "{outcome:?}");
+    assert!(matches!(outcome, WaitOutcome::Ok(_)), "{outcome:?}");
     assert_eq!(server.borrow().methods, ["tools/call", "tasks/get", "tasks/get"]);
     zero_left();
 }
@@ -355,9 +377,198 @@ async fn sleep(ms: u64) {
 }
 
 /// A one-slot mailbox shared by a spawned future and the test.
-type Slot = Rc<RefCell<Option<Result<Outcome, JsValue>>>>;
+type Slot = Rc<RefCell<Option<Result<WaitOutcome, Error>>>>;
 
 fn mailbox() -> (Slot, Slot) {
     let slot: Slot = Rc::default();
     (slot.clone(), slot)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 30: one Error type, per-function outcomes, timeouts told apart, typed results, typed
+// handlers, cancel_signal and cancel_on_drop, HttpClient's URL check, live_counts.
+
+/// Every function's failure is one `Error`, so `?` carries it (this compiles: the point).
+async fn with_question_marks(client: &DirectClient) -> Result<String, Error> {
+    let CallOutcome::Task(status) = call_tool(client, "slow", &(), CallOptions::default()).await? else {
+        return Err(Error::InvalidArgument("no task".into()));
+    };
+    let read = get_task(client, &status.task_id, StepOptions::default()).await?;
+    let done = await_task(client, &read, quick()).await?;
+    Ok(done.result().map(|r| r.text()).unwrap_or_default())
+}
+
+#[wasm_bindgen_test]
+async fn every_failure_is_one_error_type_told_apart_by_kind() {
+    let (client, _) = direct(ClientOptions::default());
+    assert_eq!(with_question_marks(&client).await.unwrap(), "done");
+
+    // The caller's abort: Error::Aborted with the signal's reason; Display without a JS stack.
+    let controller = web_sys::AbortController::new().unwrap();
+    controller.abort_with_reason(&JsValue::from_str("user left"));
+    let wait = AwaitOptions { signal: Some(controller.signal()), ..quick() };
+    let e = await_task(&client, "forever-9", wait).await.unwrap_err();
+    assert!(matches!(&e, Error::Aborted(r) if r.as_string().as_deref() == Some("user left")), "{e:?}");
+    assert_eq!(e.to_string(), "aborted: user left");
+
+    // A callback that throws: Error::Callback with what it threw.
+    let thrown: mcp_tasks_wasm::StatusFn = Rc::new(|_| Err(js_sys::Error::new("boom").into()));
+    let wait = AwaitOptions { on_status: Some(thrown), ..quick() };
+    let CallOutcome::Task(status) = call_tool(&client, "slow", &(), CallOptions::default()).await.unwrap() else {
+        panic!()
+    };
+    let e = await_task(&client, &status, wait).await.unwrap_err();
+    assert!(matches!(&e, Error::Callback(v) if v.is_instance_of::<js_sys::Error>()), "{e:?}");
+    assert_eq!(e.to_string(), "an application callback failed: Error: boom", "no JS stack in Display");
+    let as_js = JsValue::from(e);
+    assert!(as_js.is_instance_of::<js_sys::Error>(), "into JsValue: what the JS function rejects with");
+
+    // A step's error answer: Error::Task; std::error::Error is implemented.
+    let e = get_task(&client, "missing-2", StepOptions::default()).await.unwrap_err();
+    let Error::Task(t) = &e else { panic!("{e:?}") };
+    assert_eq!(t.cause.as_ref().map(Cause::as_str), Some("rpc_error"));
+    let boxed: Box<dyn std::error::Error> = Box::new(e);
+    assert!(boxed.to_string().contains("unknown task"), "{boxed}");
+    // Small enough for clippy's `result_large_err` in the apps that return it (statuses are boxed).
+    assert!(std::mem::size_of::<Error>() < 128, "{} bytes", std::mem::size_of::<Error>());
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn the_waits_deadline_is_told_from_one_requests_timeout() {
+    let (client, _) = direct(ClientOptions::default());
+    let wait = AwaitOptions { timeout: Some(Duration::from_millis(60)), ..quick() };
+    let WaitOutcome::Error(e) = await_task(&client, "forever-1", wait).await.unwrap() else { panic!("not an error") };
+    assert!(e.is_timeout(), "{e:?}");
+    assert_eq!(e.code, -32001);
+    assert_eq!(e.last_status().map(|s| (s.task_id.as_str(), s.state)), Some(("forever-1", TaskState::Working)));
+
+    // One request that outlives request_timeout: the same code, not the wait's deadline.
+    let silent = DirectClient::new(|_method, _params, _signal| async {
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |_, _| {})).await
+    })
+    .unwrap();
+    let wait = AwaitOptions { request_timeout: Some(Duration::from_millis(30)), retries: Some(0), ..quick() };
+    let WaitOutcome::Error(e) = await_task(&silent, "t-1", wait).await.unwrap() else { panic!("not an error") };
+    assert_eq!(e.code, -32001);
+    assert!(!e.is_timeout(), "a request's timeout is not the wait's: {e:?}");
+    assert_eq!(e.cause.as_ref().map(Cause::as_str), Some("request_timeout"));
+    assert!(e.last_status().is_none(), "nothing was read");
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn a_result_reads_as_its_text_typed_blocks_and_structured_content() {
+    use mcp_tasks_wasm::Content;
+    let (client, _) = direct(ClientOptions::default());
+    let CallOutcome::Ok(result) = call_tool(&client, "rich", &(), CallOptions::default()).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(result.text(), "line 1\nline 2", "the text blocks joined, as resultText");
+    let blocks = result.content();
+    assert_eq!(blocks.len(), 6);
+    assert!(matches!(&blocks[1], Content::Image { mime_type, .. } if mime_type == "image/png"));
+    assert!(matches!(&blocks[2], Content::ResourceLink { uri, name } if uri == "file:///a.txt" && name == "a.txt"));
+    assert!(matches!(&blocks[4], Content::Resource { text: Some(t), blob: None, .. } if t == "embedded"));
+    assert!(matches!(&blocks[5], Content::Other(v) if rust(v)["beam"] == 3), "an unknown type kept as it came");
+    #[derive(serde::Deserialize)]
+    struct Total {
+        total: u32,
+    }
+    assert_eq!(result.structured::<Total>().unwrap().map(|t| t.total), Some(7));
+    assert!(matches!(result.structured::<Vec<u8>>(), Err(Error::InvalidArgument(_))), "a mismatch is an error");
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn typed_handlers_read_the_request_and_may_use_question_marks() {
+    use mcp_tasks_wasm::{form_handler, Answer};
+    let (plain, server) = direct(ClientOptions::default());
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    let a = asked.clone();
+    let form = form_handler(move |request, _context| {
+        let a = a.clone();
+        async move {
+            let fields = request.fields()?;
+            a.borrow_mut().push((request.message.clone(), fields.clone()));
+            Ok::<_, Error>(Answer::accept(&json!({ fields[0].clone(): "Typed" })))
+        }
+    });
+    let wait = AwaitOptions { input_handlers: Some(Handlers { form: Some(form), ..Handlers::default() }), ..quick() };
+    let outcome = call_and_await(&plain, "ask", &(), CallOptions::default(), wait).await.unwrap();
+    assert_eq!(outcome.result().map(|r| r.text()), Some("hi Typed".to_owned()), "{outcome:?}");
+    assert_eq!(*asked.borrow(), [("Name?".to_owned(), vec!["name".to_owned()])]);
+    assert!(server.borrow().methods.iter().any(|m| m == "tasks/update"));
+
+    // An Err from the handler is its `{tag: "error", reason}`: an execution error carrying it.
+    let failing = form_handler(|_request, _context| async { Err::<Answer, _>(JsValue::from_str("no form here")) });
+    let wait =
+        AwaitOptions { input_handlers: Some(Handlers { form: Some(failing), ..Handlers::default() }), ..quick() };
+    let WaitOutcome::Error(e) = call_and_await(&plain, "ask", &(), CallOptions::default(), wait).await.unwrap() else {
+        panic!("not an error")
+    };
+    assert_eq!(e.kind, ErrorKind::Execution);
+    assert!(
+        matches!(&e.cause, Some(Cause::InputHandler { reason, .. }) if reason.as_string().as_deref() == Some("no form here"))
+    );
+
+    // Answer::cancel is the ElicitResult {action: "cancel"}.
+    let cancel = form_handler(|_request, _context| async { Answer::cancel() });
+    let wait = AwaitOptions { input_handlers: Some(Handlers { form: Some(cancel), ..Handlers::default() }), ..quick() };
+    let (client, server) = direct(ClientOptions::default());
+    let timeout = AwaitOptions { timeout: Some(Duration::from_millis(200)), ..wait };
+    let _ = call_and_await(&client, "ask", &(), CallOptions::default(), timeout).await.unwrap();
+    assert!(server.borrow().methods.iter().any(|m| m == "tasks/update"), "the cancel was sent as the answer");
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn cancel_signal_cancels_in_one_step_and_cancel_on_drop_cancels_a_dropped_wait() {
+    let (client, server) = direct(ClientOptions::default());
+    let button = web_sys::AbortController::new().unwrap();
+    button.abort();
+    let wait = AwaitOptions { cancel_signal: Some(button.signal()), ..quick() };
+    let outcome = call_and_await(&client, "forever", &(), CallOptions::default(), wait).await.unwrap();
+    assert!(matches!(&outcome, WaitOutcome::Cancelled(s) if s.state == TaskState::Cancelled), "{outcome:?}");
+    assert_eq!(server.borrow().cancelled.len(), 1);
+
+    // The losing branch of a select: dropped, its task is cancelled (best effort, detached).
+    let wait = AwaitOptions { cancel_on_drop: true, ..quick() };
+    let mut waiting = Box::pin(call_and_await(&client, "forever", &(), CallOptions::default(), wait));
+    let mut timer = Box::pin(sleep(80));
+    let first = std::future::poll_fn(|cx| {
+        if let std::task::Poll::Ready(o) = waiting.as_mut().poll(cx) {
+            return std::task::Poll::Ready(Some(o));
+        }
+        timer.as_mut().poll(cx).map(|()| None)
+    })
+    .await;
+    assert!(first.is_none(), "the timer won");
+    drop(waiting);
+    sleep(30).await;
+    assert_eq!(server.borrow().cancelled.len(), 2, "the dropped wait's task was cancelled");
+    // Without cancel_on_drop, a dropped wait leaves its task alone.
+    let mut waiting = Box::pin(call_and_await(&client, "forever", &(), CallOptions::default(), quick()));
+    let _ = std::future::poll_fn(|cx| {
+        let _ = waiting.as_mut().poll(cx);
+        std::task::Poll::Ready(())
+    })
+    .await;
+    sleep(50).await;
+    drop(waiting);
+    sleep(30).await;
+    assert_eq!(server.borrow().cancelled.len(), 2);
+    zero_left();
+}
+
+#[wasm_bindgen_test]
+async fn http_client_new_rejects_what_is_not_an_absolute_http_url_and_live_counts_are_zero() {
+    use mcp_tasks_wasm::{live_counts, HttpClient, LiveCounts};
+    for bad in ["not a url", "/mcp", "ftp://host/mcp", "http://user:secret@host/mcp", "https://"] {
+        let e = HttpClient::new(bad).unwrap_err();
+        assert!(matches!(&e, Error::InvalidArgument(m) if m.contains("absolute http")), "{bad}: {e:?}");
+    }
+    assert!(HttpClient::new("https://mcp.example.com/mcp").is_ok());
+    assert!(HttpClient::new("http://127.0.0.1:8787/mcp").is_ok());
+    assert_eq!(live_counts(), LiveCounts::default());
 }

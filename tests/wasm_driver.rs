@@ -14,7 +14,7 @@ use mcp_tasks_wasm::shell::clock::now;
 use mcp_tasks_wasm::shell::live::{count, Counter};
 use mcp_tasks_wasm::shell::machines as api;
 use mcp_tasks_wasm::shell::reply::called;
-use mcp_tasks_wasm::shell::settle::{Ended, Settled};
+use mcp_tasks_wasm::shell::settle::{Ended, Rejection, Settled};
 use mcp_tasks_wasm::shell::timer::{armed_count, sleep_until};
 use mcp_tasks_wasm::{AwaitOptions, CallOptions};
 use mcp_tasks_wasm::{Client, Reply, RequestOptions};
@@ -165,8 +165,8 @@ async fn an_abort_of_a_shared_signal_rejects_every_wait_with_its_reason_and_abor
     let (outs, ()) = join(all, aborting).await;
     for settled in outs {
         match settled {
-            Err(e) => assert_eq!(e, reason),
-            Ok(o) => panic!("not rejected: {o:?}"),
+            Err(Rejection::Aborted(e)) => assert_eq!(e, reason),
+            other => panic!("not rejected with the abort reason: {other:?}"),
         }
     }
     assert_eq!(client.log.borrow().len(), 12, "each wait sent its one read");

@@ -67,7 +67,10 @@ pub type HandlerFn = Rc<dyn Fn(JsValue, AskContext) -> Reply>;
 pub type InputFn = Rc<dyn Fn(JsValue, AskContext) -> Reply>;
 
 /// The input handlers, one per request kind. A request whose kind has no handler is not answered:
-/// the wait returns `Outcome::InputRequired` (the library never declines on the user's behalf).
+/// the wait returns `WaitOutcome::InputRequired` (the library never declines on the user's behalf).
+/// Typed handlers: [`form_handler`](crate::form_handler), [`url_handler`](crate::url_handler),
+/// [`sampling_handler`](crate::sampling_handler), [`roots_handler`](crate::roots_handler); raw ones
+/// (params as the JS value): [`handler`](crate::handler).
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{handler, Answer, Handlers};
@@ -151,13 +154,33 @@ impl Answer {
         Self::Ok(JsValue::object(vec![("action", js_string("accept")), ("content", content)]))
     }
 
-    /// An `ElicitResult` declining (`{action: "decline"}`).
+    /// An `ElicitResult` declining (`{action: "decline"}`): the user said no.
     ///
     /// ```no_run
     /// let answer = mcp_tasks_wasm::Answer::decline();
     /// ```
     pub fn decline() -> Self {
         Self::Ok(JsValue::object(vec![("action", js_string("decline"))]))
+    }
+
+    /// An `ElicitResult` cancelling (`{action: "cancel"}`): the user dismissed the request without
+    /// choosing.
+    ///
+    /// ```no_run
+    /// let answer = mcp_tasks_wasm::Answer::cancel();
+    /// ```
+    pub fn cancel() -> Self {
+        Self::Ok(JsValue::object(vec![("action", js_string("cancel"))]))
+    }
+
+    /// Any result, serialized (e.g. a `CreateMessageResult` or a `ListRootsResult`); a value that does
+    /// not serialize reads as absent, which the answer check refuses.
+    ///
+    /// ```no_run
+    /// let roots = mcp_tasks_wasm::Answer::result(&serde_json::json!({"roots": [{"uri": "file:///work"}]}));
+    /// ```
+    pub fn result(value: &impl serde::Serialize) -> Self {
+        Self::Ok(super::convert::to_js(value).unwrap_or(JsValue::UNDEFINED))
     }
 
     /// The JS answer object, its payload under `ok_key` (`response` or `responses`).
@@ -169,9 +192,38 @@ impl Answer {
     }
 }
 
-/// An input handler from a Rust async closure: `f(params, context)` answers one request (its
-/// `params`; the context has its `key`, the `status` it came with, and a `signal` aborted when the
-/// answer is no longer wanted). Put it in [`Handlers`](crate::Handlers).
+/// What a handler's future may resolve with: an [`Answer`], or a `Result<Answer, E>` so that `?`
+/// works inside it — an `Err(e)` is `Answer::Error(e.into())` (the wait ends with an `execution` error
+/// carrying it as `reason`).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{form_handler, Answer, Error};
+/// let form = form_handler(|request, _context| async move {
+///     let fields: Vec<String> = request.fields()?; // a `Result<_, Error>`: `?` works
+///     Ok::<_, Error>(Answer::accept(&serde_json::json!({ fields[0].clone(): "Ada" })))
+/// });
+/// ```
+pub trait IntoAnswer {
+    /// The answer.
+    fn into_answer(self) -> Answer;
+}
+
+impl IntoAnswer for Answer {
+    fn into_answer(self) -> Answer {
+        self
+    }
+}
+
+impl<E: Into<JsValue>> IntoAnswer for Result<Answer, E> {
+    fn into_answer(self) -> Answer {
+        self.unwrap_or_else(|e| Answer::Error(e.into()))
+    }
+}
+
+/// An input handler from a Rust async closure over the raw request: `f(params, context)` answers one
+/// request (its `params` as the JS value; the context has its `key`, the `status` it came with, and a
+/// `signal` aborted when the answer is no longer wanted). Put it in [`Handlers`](crate::Handlers). The
+/// typed ones ([`form_handler`] and its siblings) read the params for you.
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{handler, Answer, AwaitOptions, Handlers};
@@ -184,7 +236,8 @@ impl Answer {
 pub fn handler<F, Fut>(f: F) -> HandlerFn
 where
     F: Fn(JsValue, AskContext) -> Fut + 'static,
-    Fut: Future<Output = Answer> + 'static,
+    Fut: Future + 'static,
+    Fut::Output: IntoAnswer,
 {
     answering(f, "response")
 }
@@ -193,12 +246,208 @@ where
 fn answering<F, Fut>(f: F, ok_key: &'static str) -> HandlerFn
 where
     F: Fn(JsValue, AskContext) -> Fut + 'static,
-    Fut: Future<Output = Answer> + 'static,
+    Fut: Future + 'static,
+    Fut::Output: IntoAnswer,
 {
     Rc::new(move |value, context| {
         let answer = f(value, context);
-        Box::pin(async move { Ok(answer.await.to_js(ok_key)) })
+        Box::pin(async move { Ok(answer.await.into_answer().to_js(ok_key)) })
     })
+}
+
+/// A typed handler: `read` makes the request of `f` from the raw params.
+fn typed<R: 'static, F, Fut>(read: fn(&JsValue) -> R, f: F) -> HandlerFn
+where
+    F: Fn(R, AskContext) -> Fut + 'static,
+    Fut: Future + 'static,
+    Fut::Output: IntoAnswer,
+{
+    handler(move |params, context| f(read(&params), context))
+}
+
+/// An `elicitation/create` request in form mode, as a form handler gets it.
+#[derive(Clone, Debug)]
+pub struct FormRequest {
+    /// What to ask the user.
+    pub message: String,
+    /// `requestedSchema`: `{type: "object", properties: {name → primitive schema}, required?}` (the
+    /// spec's flat schema).
+    pub requested_schema: JsValue,
+    /// The request's `params`, as they arrived.
+    pub params: JsValue,
+}
+
+impl FormRequest {
+    fn read(params: &JsValue) -> Self {
+        Self {
+            message: params.get_str("message").unwrap_or_default(),
+            requested_schema: params.get("requestedSchema").unwrap_or(JsValue::UNDEFINED),
+            params: params.clone(),
+        }
+    }
+
+    /// The names of the form's fields (`requestedSchema.properties`), in order.
+    pub fn fields(&self) -> Result<Vec<String>, super::Error> {
+        let properties = self.requested_schema.get("properties").and_then(|p| p.entries());
+        let properties = properties
+            .ok_or_else(|| super::Error::InvalidArgument("requestedSchema.properties is not an object".to_owned()))?;
+        Ok(properties.into_iter().map(|(name, _)| name).collect())
+    }
+
+    /// The names of the fields the form requires (`requestedSchema.required`).
+    pub fn required(&self) -> Vec<String> {
+        let items = self.requested_schema.get("required").and_then(|r| r.items()).unwrap_or_default();
+        items.iter().filter_map(Json::as_str).collect()
+    }
+}
+
+/// An `elicitation/create` request in URL mode, as a URL handler gets it (the library has checked the
+/// URL: `http:`/`https:`, a host, no credentials).
+#[derive(Clone, Debug)]
+pub struct UrlRequest {
+    /// What the user is asked to do there.
+    pub message: String,
+    /// The URL to show (in full, with its domain highlighted) and to open only with consent.
+    pub url: String,
+    /// `elicitationId`, when sent.
+    pub elicitation_id: Option<String>,
+    /// The request's `params`, as they arrived.
+    pub params: JsValue,
+}
+
+impl UrlRequest {
+    fn read(params: &JsValue) -> Self {
+        Self {
+            message: params.get_str("message").unwrap_or_default(),
+            url: params.get_str("url").unwrap_or_default(),
+            elicitation_id: params.get_str("elicitationId"),
+            params: params.clone(),
+        }
+    }
+}
+
+/// One message of a `sampling/createMessage` request.
+#[derive(Clone, Debug)]
+pub struct SamplingMessage {
+    /// `"user"` or `"assistant"`.
+    pub role: String,
+    /// Its text, when its content is a text block (or blocks: their texts joined with "\n").
+    pub text: Option<String>,
+    /// Its `content`, as it arrived.
+    pub content: JsValue,
+}
+
+/// A `sampling/createMessage` request, as a sampling handler gets it.
+#[derive(Clone, Debug)]
+pub struct SamplingRequest {
+    /// The conversation.
+    pub messages: Vec<SamplingMessage>,
+    /// `maxTokens`.
+    pub max_tokens: Option<u64>,
+    /// `systemPrompt`, when sent.
+    pub system_prompt: Option<String>,
+    /// The request's `params`, as they arrived (model preferences, tools, …).
+    pub params: JsValue,
+}
+
+impl SamplingRequest {
+    fn read(params: &JsValue) -> Self {
+        let text_of = |content: &JsValue| -> Option<String> {
+            let blocks = content.items().unwrap_or_else(|| vec![content.clone()]);
+            let texts: Vec<String> = blocks
+                .iter()
+                .filter(|b| b.get_str("type").as_deref() == Some("text"))
+                .filter_map(|b| b.get_str("text"))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        };
+        let messages = params.get("messages").and_then(|m| m.items()).unwrap_or_default();
+        Self {
+            messages: messages
+                .iter()
+                .map(|m| {
+                    let content = m.get("content").unwrap_or(JsValue::UNDEFINED);
+                    SamplingMessage { role: m.get_str("role").unwrap_or_default(), text: text_of(&content), content }
+                })
+                .collect(),
+            max_tokens: params.get_f64("maxTokens").filter(|n| *n >= 0.0).map(|n| n as u64),
+            system_prompt: params.get_str("systemPrompt"),
+            params: params.clone(),
+        }
+    }
+}
+
+/// A form handler (`elicitation/create`, form mode) from a Rust async closure over the typed request;
+/// it answers with [`Answer::accept`], [`Answer::decline`] or [`Answer::cancel`] — or a
+/// `Result<Answer, E>` ([`IntoAnswer`]).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{form_handler, Answer, Handlers};
+/// let form = form_handler(|request, _context| async move {
+///     web_sys::console::log_1(&request.message.as_str().into()); // show the form, wait for the user…
+///     Answer::accept(&serde_json::json!({"name": "Ada"}))
+/// });
+/// let handlers = Handlers { form: Some(form), ..Handlers::default() };
+/// ```
+pub fn form_handler<F, Fut>(f: F) -> HandlerFn
+where
+    F: Fn(FormRequest, AskContext) -> Fut + 'static,
+    Fut: Future + 'static,
+    Fut::Output: IntoAnswer,
+{
+    typed(FormRequest::read, f)
+}
+
+/// A URL handler (`elicitation/create`, URL mode): `accept` means the user consented to open the URL.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{url_handler, Answer};
+/// let url = url_handler(|request, _context| async move {
+///     if request.url.starts_with("https://") { Answer::Ok(js_sys::JSON::parse(r#"{"action":"accept"}"#).unwrap()) } else { Answer::decline() }
+/// });
+/// ```
+pub fn url_handler<F, Fut>(f: F) -> HandlerFn
+where
+    F: Fn(UrlRequest, AskContext) -> Fut + 'static,
+    Fut: Future + 'static,
+    Fut::Output: IntoAnswer,
+{
+    typed(UrlRequest::read, f)
+}
+
+/// A sampling handler (`sampling/createMessage`): answer with a `CreateMessageResult`
+/// ([`Answer::result`]).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{sampling_handler, Answer};
+/// let sampling = sampling_handler(|request, _context| async move {
+///     let asked = request.messages.last().and_then(|m| m.text.clone()).unwrap_or_default();
+///     Answer::result(&serde_json::json!({"role": "assistant", "content": {"type": "text", "text": asked}, "model": "echo"}))
+/// });
+/// ```
+pub fn sampling_handler<F, Fut>(f: F) -> HandlerFn
+where
+    F: Fn(SamplingRequest, AskContext) -> Fut + 'static,
+    Fut: Future + 'static,
+    Fut::Output: IntoAnswer,
+{
+    typed(SamplingRequest::read, f)
+}
+
+/// A roots handler (`roots/list`, no params of note): answer with a `ListRootsResult`
+/// ([`Answer::result`]).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{roots_handler, Answer};
+/// let roots = roots_handler(|_context| async { Answer::result(&serde_json::json!({"roots": [{"uri": "file:///work"}]})) });
+/// ```
+pub fn roots_handler<F, Fut>(f: F) -> HandlerFn
+where
+    F: Fn(AskContext) -> Fut + 'static,
+    Fut: Future + 'static,
+    Fut::Output: IntoAnswer,
+{
+    handler(move |_params, context| f(context))
 }
 
 /// The input function from a Rust async closure: `f(status, context)` answers the status's
@@ -216,7 +465,8 @@ where
 pub fn input_function<F, Fut>(f: F) -> InputFn
 where
     F: Fn(JsValue, AskContext) -> Fut + 'static,
-    Fut: Future<Output = Answer> + 'static,
+    Fut: Future + 'static,
+    Fut::Output: IntoAnswer,
 {
     answering(f, "responses")
 }

@@ -3,8 +3,10 @@
 //! outcomes converted from the engine's (no JS object in between).
 //!
 //! Each resolves with `Ok(outcome)` for everything the server or the network does, and with
-//! `Err(value)` exactly where the JS function rejects: the caller's abort (`signal.reason`), what an
-//! application callback threw, or a `TypeError` for arguments that are wrong (nothing was sent).
+//! [`Err(Error)`](Error) exactly where the JS function rejects: the caller's abort
+//! ([`Error::Aborted`]), what an application callback threw ([`Error::Callback`]), or arguments that are
+//! wrong ([`Error::InvalidArgument`]: nothing was sent); the single steps (`get_task`, `update_task`,
+//! `cancel_task`) give the server's error answer as [`Error::Task`] too, so `?` carries every failure.
 //! Dropping a future before it resolves ends its call on the spot: every request and handler in
 //! flight is aborted (its signal fires), the listen stream is closed, nothing more is sent.
 //!
@@ -14,8 +16,9 @@
 
 use super::client::Client;
 use super::convert::to_js;
+use super::error::{Error, TaskError};
 use super::options::{AwaitOptions, CallOptions, StepOptions};
-use super::outcome::{Outcome, TaskError};
+use super::outcome::{CallOutcome, WaitOutcome};
 use super::status::TaskStatus;
 use crate::engine::wait::{read_seed, Seed};
 use crate::engine::Verdict;
@@ -23,7 +26,7 @@ use crate::shell::calls;
 use crate::shell::machines;
 use crate::shell::mistake::Mistake;
 use crate::shell::settings::tool_args;
-use crate::shell::settle::{Driving, Ended};
+use crate::shell::settle::{Driving, Ended, Rejection};
 use serde::Serialize;
 use std::future::Future;
 use std::rc::Rc;
@@ -31,8 +34,14 @@ use wasm_bindgen::JsValue;
 
 /// The tool's arguments: a struct or a map, or none (`&()`, `None`) — the JS functions' rule
 /// ([`tool_args`]), with the same message.
-fn arguments(what: &str, args: &impl Serialize) -> Result<Option<JsValue>, JsValue> {
-    tool_args(to_js(args)?).map_err(|m| m.rejection(what))
+fn arguments(what: &str, args: &impl Serialize) -> Result<Option<JsValue>, Error> {
+    let value = to_js(args).map_err(|e| Error::InvalidArgument([what, ": ", &describe_js(&e)].concat()))?;
+    tool_args(value).map_err(|m| Error::of(m.rejection(what)))
+}
+
+/// The message of a serialization error (a JS `Error`).
+fn describe_js(e: &JsValue) -> String {
+    crate::json::Json::get_str(e, "message").unwrap_or_default()
 }
 
 /// The client as the shell drives it.
@@ -40,9 +49,19 @@ fn shared<C: Client + Clone + 'static>(client: &C) -> Rc<dyn Client> {
     Rc::new(client.clone())
 }
 
-/// The typed outcome of a wait function that started (or the `TypeError` its arguments got).
-async fn outcome(started: Result<Driving, JsValue>) -> Result<Outcome, JsValue> {
-    Outcome::of(started?.await?)
+/// How a call that started (or was refused) ended: its end, or the error.
+async fn ended(started: Result<Driving, Rejection>) -> Result<Ended, Error> {
+    Ok(started?.await?)
+}
+
+/// A wait's typed outcome.
+async fn wait_outcome(started: Result<Driving, Rejection>) -> Result<WaitOutcome, Error> {
+    WaitOutcome::of(ended(started).await?).ok_or_else(not_an_end)
+}
+
+/// An end the function does not have (never made by the engine; a broadcast that is not an outcome).
+fn not_an_end() -> Error {
+    Error::InvalidArgument("not an outcome of this function".to_owned())
 }
 
 /// Sends a task-augmented `tools/call` named `name` with `args` (any `Serialize` value that is an
@@ -51,10 +70,10 @@ async fn outcome(started: Result<Driving, JsValue>) -> Result<Outcome, JsValue> 
 /// `options.journal`, a created task is journaled before the outcome is given.
 ///
 /// ```no_run
-/// use mcp_tasks_wasm::{await_task, call_tool, AwaitOptions, CallOptions, HttpClient, Outcome};
-/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// use mcp_tasks_wasm::{await_task, call_tool, AwaitOptions, CallOptions, CallOutcome, HttpClient};
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
-/// if let Outcome::Task(status) = call_tool(&client, "slow", &serde_json::json!({"ms": 200}), CallOptions::default()).await? {
+/// if let CallOutcome::Task(status) = call_tool(&client, "slow", &serde_json::json!({"ms": 200}), CallOptions::default()).await? {
 ///     let done = await_task(&client, &status, AwaitOptions::default()).await?;
 /// }
 /// # Ok(()) }
@@ -64,9 +83,9 @@ pub fn call_tool<C: Client + Clone + 'static>(
     name: &str,
     args: &impl Serialize,
     options: CallOptions,
-) -> impl Future<Output = Result<Outcome, JsValue>> + 'static {
+) -> impl Future<Output = Result<CallOutcome, Error>> + 'static {
     let (client, name, args) = (shared(client), name.to_owned(), arguments("callTool", args));
-    async move { outcome(calls::call_tool(client, &name, args?, options)).await }
+    async move { CallOutcome::of(ended(calls::call_tool(client, &name, args?, options)).await?).ok_or_else(not_an_end) }
 }
 
 /// What [`await_task`] waits for: a task id, or a status (`call_tool`'s, or one read before).
@@ -109,12 +128,12 @@ impl From<TaskStatus> for TaskRef {
 }
 
 impl TaskRef {
-    fn seed(self) -> Result<Seed<JsValue>, JsValue> {
+    fn seed(self) -> Result<Seed<JsValue>, Error> {
         let value = match self {
             Self::Id(id) => crate::shell::values::js_text(&id),
             Self::Status(v) => v,
         };
-        read_seed(value).map_err(|m| Mistake::task(m).rejection("awaitTask"))
+        read_seed(value).map_err(|m| Error::of(Mistake::task(m).rejection("awaitTask")))
     }
 }
 
@@ -125,13 +144,13 @@ impl TaskRef {
 /// waiter of its task across the tabs and workers of the origin.
 ///
 /// ```no_run
-/// use mcp_tasks_wasm::{await_task, AwaitOptions, HttpClient, Outcome};
+/// use mcp_tasks_wasm::{await_task, AwaitOptions, HttpClient, WaitOutcome};
 /// use std::time::Duration;
-/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
 /// let wait = AwaitOptions { timeout: Some(Duration::from_secs(5)), ..AwaitOptions::default() };
 /// match await_task(&client, "tsk_123", wait).await? {
-///     Outcome::Error(e) if e.code == -32001 => { /* still running; await again later */ }
+///     WaitOutcome::Error(e) if e.is_timeout() => { /* still running; await again later */ }
 ///     other => web_sys::console::log_1(&format!("{other:?}").into()),
 /// }
 /// # Ok(()) }
@@ -140,28 +159,30 @@ pub fn await_task<C: Client + Clone + 'static>(
     client: &C,
     task: impl Into<TaskRef>,
     options: AwaitOptions,
-) -> impl Future<Output = Result<Outcome, JsValue>> + 'static {
+) -> impl Future<Output = Result<WaitOutcome, Error>> + 'static {
     let (client, task) = (shared(client), task.into());
     async move { awaiting(client, task, options).await }
 }
 
 /// [`await_task`] on its way.
-async fn awaiting(client: Rc<dyn Client>, task: TaskRef, options: AwaitOptions) -> Result<Outcome, JsValue> {
-    outcome(calls::await_task(client, task.seed()?, options)).await
+async fn awaiting(client: Rc<dyn Client>, task: TaskRef, options: AwaitOptions) -> Result<WaitOutcome, Error> {
+    wait_outcome(calls::await_task(client, task.seed()?, options)).await
 }
 
 /// [`call_tool`], then [`await_task`] on a created task; an immediate `Ok`, `Error` or
 /// `InputRequired` is returned as is. Both options are checked before anything is sent. The call's
-/// signal also aborts the wait unless `wait` has its own. Journaled with `wait.journal`, else
-/// `call.journal`.
+/// signal also aborts the wait, and the call's `timeout` bounds the whole call and wait (from the
+/// call's start), unless `wait` sets its own. Journaled with `wait.journal`, else `call.journal`.
 ///
 /// ```no_run
-/// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, HttpClient, Outcome};
-/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, HttpClient, WaitOutcome};
+/// use std::time::Duration;
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
-/// let outcome = call_and_await(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default(), AwaitOptions::default()).await?;
-/// if let Outcome::Ok(result) = outcome {
-///     let value: serde_json::Value = result.deserialize()?;
+/// let whole = CallOptions { timeout: Some(Duration::from_secs(30)), ..CallOptions::default() };
+/// let outcome = call_and_await(&client, "slow", &serde_json::json!({"ms": 50}), whole, AwaitOptions::default()).await?;
+/// if let WaitOutcome::Ok(result) = outcome {
+///     web_sys::console::log_1(&result.text().into());
 /// }
 /// # Ok(()) }
 /// ```
@@ -171,31 +192,32 @@ pub fn call_and_await<C: Client + Clone + 'static>(
     args: &impl Serialize,
     call: CallOptions,
     wait: AwaitOptions,
-) -> impl Future<Output = Result<Outcome, JsValue>> + 'static {
+) -> impl Future<Output = Result<WaitOutcome, Error>> + 'static {
     let (client, name, args) = (shared(client), name.to_owned(), arguments("callAndAwait", args));
-    async move { outcome(calls::call_and_await(client, &name, args?, call, wait)).await }
+    async move { wait_outcome(calls::call_and_await(client, &name, args?, call, wait)).await }
 }
 
-/// The engine's outcome of a one-request call, or its error.
-async fn step(run: Driving) -> Result<Result<Verdict<JsValue>, TaskError>, JsValue> {
+/// The engine's outcome of a one-request call; its error answer is [`Error::Task`].
+async fn step(run: Driving) -> Result<Verdict<JsValue>, Error> {
     match run.await? {
-        Ended::Verdict(Verdict::Error(f)) => Ok(Err(TaskError::of(f))),
-        Ended::Verdict(other) => Ok(Ok(other)),
+        Ended::Verdict(Verdict::Error(f)) => Err(Error::Task(TaskError::of(f))),
+        Ended::Verdict(other) => Ok(other),
         #[cfg(feature = "journal")]
-        Ended::Told(_) => Err(Mistake::rule("not a step outcome").rejection("getTask")),
+        Ended::Told(_) => Err(not_an_end()),
     }
 }
 
 /// Reads a task's status once (`tasks/get`, re-issued on a transient failure like `await_task`'s
-/// reads): `Ok(Ok(status))`, or `Ok(Err(error))`.
+/// reads); the server's error answer is [`Error::Task`].
 ///
 /// ```no_run
-/// use mcp_tasks_wasm::{get_task, HttpClient, StepOptions};
-/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// use mcp_tasks_wasm::{get_task, Error, HttpClient, StepOptions};
+/// # async fn f() -> Result<(), Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
-/// match get_task(&client, "tsk_does_not_exist", StepOptions::default()).await? {
+/// match get_task(&client, "tsk_does_not_exist", StepOptions::default()).await {
 ///     Ok(status) => web_sys::console::log_1(&status.value),
-///     Err(error) => assert_eq!(error.code, -32602),
+///     Err(Error::Task(error)) => assert_eq!(error.code, -32602),
+///     Err(other) => return Err(other),
 /// }
 /// # Ok(()) }
 /// ```
@@ -203,36 +225,29 @@ pub fn get_task<C: Client + Clone + 'static>(
     client: &C,
     task_id: &str,
     options: StepOptions,
-) -> impl Future<Output = Result<Result<TaskStatus, TaskError>, JsValue>> + 'static {
+) -> impl Future<Output = Result<TaskStatus, Error>> + 'static {
     let (client, task_id) = (shared(client), task_id.to_owned());
     async move { reading(client, &task_id, options).await }
 }
 
 /// [`get_task`] on its way.
-async fn reading(
-    client: Rc<dyn Client>,
-    task_id: &str,
-    options: StepOptions,
-) -> Result<Result<TaskStatus, TaskError>, JsValue> {
-    let outcome = step(machines::get_task(client, task_id, options)).await?;
-    match outcome {
-        Ok(Verdict::Status(v)) => {
-            TaskStatus::from_js(&v).map(Ok).ok_or_else(|| Mistake::rule("not a task status").rejection("getTask"))
-        }
-        Ok(_) => Err(Mistake::rule("not a task status").rejection("getTask")),
-        Err(e) => Ok(Err(e)),
+async fn reading(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Result<TaskStatus, Error> {
+    match step(machines::get_task(client, task_id, options)).await? {
+        Verdict::Status(v) => TaskStatus::from_js(&v).ok_or_else(not_an_end),
+        _ => Err(not_an_end()),
     }
 }
 
 /// Answers input requests by hand: `tasks/update` with `responses` (key → response; any `Serialize`
-/// map) as `inputResponses` — never re-issued. `Ok(Ok(()))` when acknowledged.
+/// map) as `inputResponses` — never re-issued. `Ok(())` when acknowledged; the server's error answer
+/// is [`Error::Task`].
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{update_task, HttpClient, StepOptions};
-/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
 /// let answers = serde_json::json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
-/// update_task(&client, "tsk_123", &answers, StepOptions::default()).await?.map_err(|e| wasm_bindgen::JsValue::from(e.value))?;
+/// update_task(&client, "tsk_123", &answers, StepOptions::default()).await?;
 /// # Ok(()) }
 /// ```
 pub fn update_task<C: Client + Clone + 'static>(
@@ -240,28 +255,29 @@ pub fn update_task<C: Client + Clone + 'static>(
     task_id: &str,
     responses: &impl Serialize,
     options: StepOptions,
-) -> impl Future<Output = Result<Result<(), TaskError>, JsValue>> + 'static {
+) -> impl Future<Output = Result<(), Error>> + 'static {
     let (client, task_id) = (shared(client), task_id.to_owned());
-    let responses =
-        arguments("updateTask", responses).and_then(|r| r.ok_or_else(|| Mistake::RESPONSES.rejection("updateTask")));
-    async move { Ok(step(machines::update_task(client, &task_id, responses?, options)).await?.map(drop)) }
+    let responses = arguments("updateTask", responses)
+        .and_then(|r| r.ok_or_else(|| Error::of(Mistake::RESPONSES.rejection("updateTask"))));
+    async move { step(machines::update_task(client, &task_id, responses?, options)).await.map(drop) }
 }
 
-/// Asks the server to cancel a task (`tasks/cancel`): `Ok(Ok(()))` is an acknowledgement — the task
-/// may still end `completed` or `failed` ([`await_task`] tells).
+/// Asks the server to cancel a task (`tasks/cancel`): `Ok(())` is an acknowledgement — the task may
+/// still end `completed` or `failed` ([`await_task`] tells; `AwaitOptions::cancel_signal` does both in
+/// one step); the server's error answer is [`Error::Task`].
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{cancel_task, HttpClient, StepOptions};
-/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
-/// let acknowledged = cancel_task(&client, "tsk_123", StepOptions::default()).await?.is_ok();
+/// cancel_task(&client, "tsk_123", StepOptions::default()).await?;
 /// # Ok(()) }
 /// ```
 pub fn cancel_task<C: Client + Clone + 'static>(
     client: &C,
     task_id: &str,
     options: StepOptions,
-) -> impl Future<Output = Result<Result<(), TaskError>, JsValue>> + 'static {
+) -> impl Future<Output = Result<(), Error>> + 'static {
     let (client, task_id) = (shared(client), task_id.to_owned());
-    async move { Ok(step(machines::cancel_task(client, &task_id, options)).await?.map(drop)) }
+    async move { step(machines::cancel_task(client, &task_id, options)).await.map(drop) }
 }

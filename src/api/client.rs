@@ -17,9 +17,9 @@ use wasm_bindgen::JsValue;
 pub struct RequestOptions {
     /// Aborted when the engine gives the request up (its bound, the deadline, the call's end).
     pub signal: web_sys::AbortSignal,
-    /// The time the request may take, as a hint (the engine enforces it itself); `None`: only the
-    /// call's deadline bounds it.
-    pub timeout_ms: Option<u64>,
+    /// The time the request may take, as a hint (the engine enforces it itself, in whole
+    /// milliseconds); `None`: only the call's deadline bounds it.
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// A client the engine can drive: it sends JSON-RPC requests and, optionally, opens the

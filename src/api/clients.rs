@@ -8,6 +8,7 @@ use super::adapters::{direct_client, http_client, port_client};
 use super::callbacks::Handlers;
 use super::callbacks::Reply;
 use super::client::{Client, RequestOptions};
+use super::error::Error;
 use crate::json::Json;
 use crate::shell::client::ClientObject;
 use crate::shell::millis::millis_f64;
@@ -26,7 +27,7 @@ use wasm_bindgen_futures::future_to_promise;
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{get_task, JsClient, StepOptions};
-/// # async fn f(made_in_js: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+/// # async fn f(made_in_js: wasm_bindgen::JsValue) -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = JsClient::new(&made_in_js)?;
 /// let status = get_task(&client, "tsk_123", StepOptions::default()).await?;
 /// # Ok(()) }
@@ -39,15 +40,15 @@ pub struct JsClient {
 }
 
 impl JsClient {
-    /// Reads a JS client object. `Err`: the `TypeError` of a value that is not a client.
+    /// Reads a JS client object. `Err`: [`Error::InvalidArgument`] for a value that is not a client.
     ///
     /// ```no_run
-    /// # fn f(from_js: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f(from_js: wasm_bindgen::JsValue) -> Result<(), mcp_tasks_wasm::Error> {
     /// let client = mcp_tasks_wasm::JsClient::new(&from_js)?;
     /// # Ok(()) }
     /// ```
-    pub fn new(value: &JsValue) -> Result<Self, JsValue> {
-        let read = ClientObject::read(value).map_err(|m| JsValue::from(js_sys::TypeError::new(m.message())))?;
+    pub fn new(value: &JsValue) -> Result<Self, Error> {
+        let read = ClientObject::read(value).map_err(|m| Error::InvalidArgument(m.message().to_owned()))?;
         Ok(Self { read, handlers: None })
     }
 
@@ -63,7 +64,8 @@ impl JsClient {
     }
 
     /// A JS adapter's client with the input handlers given in Rust, and `id` set on its object.
-    fn adapted(object: JsValue, handlers: Option<Handlers>, id: Option<&str>) -> Result<Self, JsValue> {
+    fn adapted(object: Result<JsValue, JsValue>, handlers: Option<Handlers>, id: Option<&str>) -> Result<Self, Error> {
+        let object = object.map_err(|e| Error::thrown_type_error(&e))?;
         let client = Self { handlers, ..Self::new(&object)? };
         if let Some(id) = id {
             let _ = Reflect::set(&object, &js_string("id"), &js_string(id));
@@ -198,15 +200,17 @@ pub struct HttpClient {
 }
 
 impl HttpClient {
-    /// A client of the MCP endpoint at `url`, with the default options. `Err`: the `TypeError` of an
-    /// empty URL.
+    /// A client of the MCP endpoint at `url`, with the default options. `Err`:
+    /// [`Error::InvalidArgument`] for what is not an absolute `http:`/`https:` URL with a host and no
+    /// credentials (checked by the WHATWG URL parser, here, not at the first call).
     ///
     /// ```no_run
-    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f() -> Result<(), mcp_tasks_wasm::Error> {
     /// let client = mcp_tasks_wasm::HttpClient::new("http://127.0.0.1:8787/mcp")?;
+    /// assert!(mcp_tasks_wasm::HttpClient::new("not a url").is_err());
     /// # Ok(()) }
     /// ```
-    pub fn new(url: &str) -> Result<Self, JsValue> {
+    pub fn new(url: &str) -> Result<Self, Error> {
         Self::with_options(url, HttpOptions::default())
     }
 
@@ -214,12 +218,17 @@ impl HttpClient {
     ///
     /// ```no_run
     /// use mcp_tasks_wasm::{ClientInfo, HttpClient, HttpOptions};
-    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f() -> Result<(), mcp_tasks_wasm::Error> {
     /// let info = ClientInfo { name: "my-app".into(), version: "1.0.0".into() };
     /// let client = HttpClient::with_options("http://127.0.0.1:8787/mcp", HttpOptions { client_info: Some(info), ..HttpOptions::default() })?;
     /// # Ok(()) }
     /// ```
-    pub fn with_options(url: &str, options: HttpOptions) -> Result<Self, JsValue> {
+    pub fn with_options(url: &str, options: HttpOptions) -> Result<Self, Error> {
+        if !crate::shell::values::is_safe_web_url(url) {
+            let message =
+                "HttpClient: the URL must be an absolute http: or https: URL with a host and no credentials: ";
+            return Err(Error::InvalidArgument([message, url].concat()));
+        }
         let o = adapter_options(
             options.request_timeout,
             options.client_info.as_ref(),
@@ -232,24 +241,27 @@ impl HttpClient {
             }
             let _ = Reflect::set(&o, &js_string("headers"), &headers);
         }
-        Ok(Self { js: JsClient::adapted(http_client(url, &o)?, options.input_handlers, None)? })
+        Ok(Self { js: JsClient::adapted(http_client(url, &o), options.input_handlers, None)? })
     }
 
     /// Sends `server/discover` once (the answer is cached; a failure is not): the server's
     /// capabilities, e.g. for [`server_supports`](crate::server_supports).
     ///
     /// ```no_run
-    /// # async fn f(client: mcp_tasks_wasm::HttpClient) -> Result<(), wasm_bindgen::JsValue> {
+    /// # async fn f(client: mcp_tasks_wasm::HttpClient) -> Result<(), mcp_tasks_wasm::Error> {
     /// let found = client.discover().await?;
     /// assert!(mcp_tasks_wasm::server_supports(&found));
     /// # Ok(()) }
     /// ```
-    pub async fn discover(&self) -> Result<JsValue, JsValue> {
+    ///
+    /// `Err`: [`Error::Task`] with the JSON-RPC error or the transport failure (kind `transport`).
+    pub async fn discover(&self) -> Result<JsValue, Error> {
         let object = self.js.as_js();
+        let failed = |e: JsValue| Error::Task(super::error::TaskError::from_js(&e));
         let discover = field(object, "discover").and_then(|f| as_function(&f));
-        let promise =
-            discover.ok_or_else(|| JsValue::from(js_sys::TypeError::new("no discover function")))?.call0(object)?;
-        crate::shell::reply::awaited(&promise).await
+        let discover = discover.ok_or_else(|| Error::InvalidArgument("no discover function".to_owned()))?;
+        let promise = discover.call0(object).map_err(failed)?;
+        crate::shell::reply::awaited(&promise).await.map_err(failed)
     }
 
     /// The JS client object (e.g. to hand it to JS code).
@@ -308,11 +320,11 @@ impl PortClient {
     /// A client over `port` (started by the client).
     ///
     /// ```no_run
-    /// # fn f(port: web_sys::MessagePort) -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f(port: web_sys::MessagePort) -> Result<(), mcp_tasks_wasm::Error> {
     /// let client = mcp_tasks_wasm::PortClient::new(port)?;
     /// # Ok(()) }
     /// ```
-    pub fn new(port: web_sys::MessagePort) -> Result<Self, JsValue> {
+    pub fn new(port: web_sys::MessagePort) -> Result<Self, Error> {
         Self::with_options(port, ClientOptions::default())
     }
 
@@ -320,17 +332,17 @@ impl PortClient {
     ///
     /// ```no_run
     /// use mcp_tasks_wasm::{ClientOptions, PortClient};
-    /// # fn f(port: web_sys::MessagePort) -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f(port: web_sys::MessagePort) -> Result<(), mcp_tasks_wasm::Error> {
     /// let client = PortClient::with_options(port, ClientOptions { id: Some("worker".into()), ..ClientOptions::default() })?;
     /// # Ok(()) }
     /// ```
-    pub fn with_options(port: web_sys::MessagePort, options: ClientOptions) -> Result<Self, JsValue> {
+    pub fn with_options(port: web_sys::MessagePort, options: ClientOptions) -> Result<Self, Error> {
         let o = adapter_options(
             options.request_timeout,
             options.client_info.as_ref(),
             options.client_capabilities.as_ref(),
         );
-        Ok(Self { js: JsClient::adapted(port_client(&port, &o)?, options.input_handlers, options.id.as_deref())? })
+        Ok(Self { js: JsClient::adapted(port_client(&port, &o), options.input_handlers, options.id.as_deref())? })
     }
 
     /// Stops listening on the port: pending requests fail (kind `transport`).
@@ -362,7 +374,7 @@ type HandlerClosure = Closure<dyn Fn(JsValue, JsValue, JsValue) -> js_sys::Promi
 /// ```no_run
 /// use mcp_tasks_wasm::{call_tool, CallOptions, DirectClient};
 /// use wasm_bindgen::JsValue;
-/// # async fn f() -> Result<(), JsValue> {
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = DirectClient::new(|method, _params, _signal| async move {
 ///     match method.as_str() {
 ///         "tools/call" => Ok(js_sys::JSON::parse(r#"{"resultType":"complete","content":[]}"#)?),
@@ -382,11 +394,11 @@ impl DirectClient {
     /// A client whose requests go to `handler`.
     ///
     /// ```no_run
-    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f() -> Result<(), mcp_tasks_wasm::Error> {
     /// let client = mcp_tasks_wasm::DirectClient::new(|_method, params, _signal| async move { Ok(params) })?;
     /// # Ok(()) }
     /// ```
-    pub fn new<F, Fut>(handler: F) -> Result<Self, JsValue>
+    pub fn new<F, Fut>(handler: F) -> Result<Self, Error>
     where
         F: Fn(String, JsValue, web_sys::AbortSignal) -> Fut + 'static,
         Fut: Future<Output = Result<JsValue, JsValue>> + 'static,
@@ -399,12 +411,12 @@ impl DirectClient {
     ///
     /// ```no_run
     /// use mcp_tasks_wasm::{ClientOptions, DirectClient};
-    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f() -> Result<(), mcp_tasks_wasm::Error> {
     /// let options = ClientOptions { id: Some("in-process".into()), ..ClientOptions::default() };
     /// let client = DirectClient::with_options(|_method, params, _signal| async move { Ok(params) }, options)?;
     /// # Ok(()) }
     /// ```
-    pub fn with_options<F, Fut>(handler: F, options: ClientOptions) -> Result<Self, JsValue>
+    pub fn with_options<F, Fut>(handler: F, options: ClientOptions) -> Result<Self, Error>
     where
         F: Fn(String, JsValue, web_sys::AbortSignal) -> Fut + 'static,
         Fut: Future<Output = Result<JsValue, JsValue>> + 'static,
@@ -418,8 +430,7 @@ impl DirectClient {
         if let Some(c) = &options.client_capabilities {
             let _ = Reflect::set(&o, &js_string("clientCapabilities"), c);
         }
-        let js =
-            JsClient::adapted(direct_client(closure.as_ref(), &o)?, options.input_handlers, options.id.as_deref())?;
+        let js = JsClient::adapted(direct_client(closure.as_ref(), &o), options.input_handlers, options.id.as_deref())?;
         Ok(Self { js, _handler: Rc::new(closure) })
     }
 }

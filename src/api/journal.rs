@@ -4,12 +4,14 @@
 //! (see the README's "task journal").
 
 use super::client::Client;
+use super::error::Error;
 use super::options::AwaitOptions;
-use super::outcome::Outcome;
+use super::outcome::WaitOutcome;
 use super::status::TaskStatus;
 use super::store::JournalStore;
 use crate::json::Json;
 use crate::shell::journal::{self, Journal};
+use crate::shell::settle::Rejection;
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
@@ -49,11 +51,11 @@ impl PendingTask {
 }
 
 /// The tasks `store` holds that can be resumed — with `server`, only that server's (expired entries
-/// are deleted from the store as they are read). `Err`: what the store threw.
+/// are deleted from the store as they are read). `Err`: what the store threw ([`Error::Callback`]).
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{pending_tasks, JournalStore};
-/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let store = JournalStore::indexed_db("mcp-tasks-wasm")?;
 /// let left = pending_tasks(&store, Some("http://127.0.0.1:8787/mcp")).await?;
 /// # Ok(()) }
@@ -61,7 +63,7 @@ impl PendingTask {
 pub fn pending_tasks(
     store: &JournalStore,
     server: Option<&str>,
-) -> impl Future<Output = Result<Vec<PendingTask>, JsValue>> + 'static {
+) -> impl Future<Output = Result<Vec<PendingTask>, Error>> + 'static {
     let listing = journal::pending_tasks(store.clone(), server.map(JsValue::from_str));
     async move { Ok(listing.await?.iter().map(|e| PendingTask::from_js(&e)).collect()) }
 }
@@ -70,7 +72,7 @@ pub fn pending_tasks(
 ///
 /// ```no_run
 /// # fn f(done: mcp_tasks_wasm::Resumed) {
-/// if let mcp_tasks_wasm::Outcome::Ok(result) = &done.outcome { web_sys::console::log_1(&result.value); }
+/// if let mcp_tasks_wasm::WaitOutcome::Ok(result) = &done.outcome { web_sys::console::log_1(&result.value); }
 /// # }
 /// ```
 #[derive(Clone, Debug)]
@@ -80,7 +82,7 @@ pub struct Resumed {
     /// The tool that created it, when known.
     pub tool: Option<String>,
     /// How its wait ended.
-    pub outcome: Outcome,
+    pub outcome: WaitOutcome,
 }
 
 /// Called with each resumed task's outcome as it arrives (JS: `resumeTasks`'s `onOutcome`).
@@ -90,19 +92,19 @@ pub struct Resumed {
 /// use std::rc::Rc;
 /// let heard: OnOutcome = Rc::new(|outcome, task| web_sys::console::log_1(&task.task_id.as_str().into()));
 /// ```
-pub type OnOutcome = Rc<dyn Fn(&Outcome, &PendingTask)>;
+pub type OnOutcome = Rc<dyn Fn(&WaitOutcome, &PendingTask)>;
 
 /// Awaits every pending task of `client`'s server in `store`, all at once (each as [`await_task`]
 /// with `options` would, as the one waiter of its task; answered keys are never asked again);
 /// `on_outcome` hears each outcome as it arrives. Resolves with one [`Resumed`] per task, in the
-/// store's order. `Err`: the first rejection (the other waits then end), or a `TypeError` for a
-/// client without an `id`.
+/// store's order. `Err`: the first rejection (the other waits then end), or
+/// [`Error::InvalidArgument`] for a client without an `id`.
 ///
 /// [`await_task`]: crate::await_task
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{resume_tasks, AwaitOptions, HttpClient, JournalStore};
-/// # async fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
 /// let store = JournalStore::indexed_db("mcp-tasks-wasm")?;
 /// for done in resume_tasks(&client, &store, AwaitOptions::default(), None).await? {
@@ -115,7 +117,7 @@ pub fn resume_tasks<C: Client + Clone + 'static>(
     store: &JournalStore,
     options: AwaitOptions,
     on_outcome: Option<OnOutcome>,
-) -> impl Future<Output = Result<Vec<Resumed>, JsValue>> + 'static {
+) -> impl Future<Output = Result<Vec<Resumed>, Error>> + 'static {
     let (shared, store): (Rc<dyn Client>, JournalStore) = (Rc::new(client.clone()), store.clone());
     async move { resuming(shared, store, options, on_outcome).await }
 }
@@ -126,12 +128,12 @@ async fn resuming(
     store: JournalStore,
     options: AwaitOptions,
     on_outcome: Option<OnOutcome>,
-) -> Result<Vec<Resumed>, JsValue> {
+) -> Result<Vec<Resumed>, Error> {
     let journal = Journal::on(store, client.id()).map_err(|m| m.rejection("resumeTasks"))?;
     let done = Rc::new(RefCell::new(Vec::new()));
     let heard = done.clone();
     let each = Box::new(move |i: u32, entry: &JsValue, ended| {
-        let outcome = Outcome::of(ended)?;
+        let outcome = WaitOutcome::of(ended).ok_or(Rejection::Invalid(String::from("resumeTasks: not an outcome")))?;
         if let Some(f) = &on_outcome {
             f(&outcome, &PendingTask::from_js(entry));
         }

@@ -8,6 +8,7 @@ mod calls;
 pub(crate) mod client;
 mod clients;
 mod convert;
+mod error;
 mod helpers;
 #[cfg(feature = "journal")]
 mod journal;
@@ -18,14 +19,17 @@ mod status;
 pub(crate) mod store;
 
 pub use callbacks::{
-    handler, input_function, on_status, Answer, AskContext, HandlerFn, Handlers, InputFn, Reply, StatusFn,
+    form_handler, handler, input_function, on_status, roots_handler, sampling_handler, url_handler, Answer, AskContext,
+    FormRequest, HandlerFn, Handlers, InputFn, IntoAnswer, Reply, SamplingMessage, SamplingRequest, StatusFn,
+    UrlRequest,
 };
 pub use calls::{await_task, call_and_await, call_tool, cancel_task, get_task, update_task, TaskRef};
 pub use clients::{ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
-pub use helpers::{capabilities, server_supports};
+pub use error::{Cause, Error, TaskError};
+pub use helpers::{capabilities, live_counts, server_supports, LiveCounts};
 #[cfg(feature = "journal")]
 pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
-pub use outcome::{Cause, InputRequired, Outcome, TaskError, ToolResult};
+pub use outcome::{CallOutcome, Content, InputRequired, ToolResult, WaitOutcome};
 pub use status::{InputRequest, TaskStatus};
 
 pub use client::{Client, RequestOptions};

@@ -101,10 +101,15 @@ pub struct AwaitOptions {
     pub listen: bool,
     /// With `signal`: also send a best-effort `tasks/cancel` on abort.
     pub cancel_on_abort: bool,
+    /// Dropping the call's future before it ends (e.g. the losing branch of a `select`) also sends a
+    /// best-effort `tasks/cancel` for the task it was waiting on (once a task is known; bounded by
+    /// `request_timeout`, else 5 s; its answer is not awaited). Rust only (a JS promise cannot be
+    /// dropped). Without it, a dropped wait leaves the task running on the server.
+    pub cancel_on_drop: bool,
     /// Aborting it stops everything; the wait rejects with its reason.
     pub signal: Option<web_sys::AbortSignal>,
     /// A Cancel button (JS `cancelSignal`): aborting it sends `tasks/cancel` and the wait goes on to
-    /// the server's answer — usually [`Outcome::Cancelled`](crate::Outcome::Cancelled); the
+    /// the server's answer — usually [`WaitOutcome::Cancelled`](crate::WaitOutcome::Cancelled); the
     /// task's real end when the cancel loses the race; the timeout when the server ignores it. No input
     /// is asked for after it. Unlike `signal`, the wait does not stop at once.
     pub cancel_signal: Option<web_sys::AbortSignal>,

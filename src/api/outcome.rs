@@ -1,97 +1,164 @@
-//! What a call ends with, typed: [`Outcome`], [`TaskError`] and its [`Cause`] — the same ends the JS
+//! What a call ends with, typed: [`CallOutcome`], [`WaitOutcome`] (their errors are `super::error`'s) — the same ends the JS
 //! functions write as tagged objects, converted from the engine's outcome without a JS object built or
 //! read (but `TaskError::value`, the error object itself); results, statuses and responses stay the
 //! very JS values that arrived.
 
+use super::error::TaskError;
 use super::status::{input_requests, InputRequest, TaskStatus};
-use crate::engine::{ErrorKind, Failure, FailureCause, Verdict};
+use crate::engine::Verdict;
 use crate::json::Json;
 use crate::shell::settle::Ended;
-use crate::shell::tagged::error_to_js;
-use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
-/// What `call_tool`, `await_task` and `call_and_await` end with (JS: the tagged outcome object).
+/// What [`call_tool`](crate::call_tool) ends with (JS: `callTool`'s tagged outcome object).
 ///
 /// ```no_run
-/// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, HttpClient, Outcome};
-/// # async fn run() -> Result<(), wasm_bindgen::JsValue> {
+/// use mcp_tasks_wasm::{call_tool, CallOptions, CallOutcome, HttpClient};
+/// # async fn run() -> Result<(), mcp_tasks_wasm::Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
-/// match call_and_await(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default(), AwaitOptions::default()).await? {
-///     Outcome::Ok(result) => web_sys::console::log_1(&result.value),
-///     Outcome::Error(error) => web_sys::console::error_1(&error.message.as_str().into()),
-///     Outcome::Cancelled(status) => web_sys::console::log_1(&status.task_id.as_str().into()),
-///     Outcome::InputRequired(needed) => web_sys::console::log_1(&needed.value),
-///     Outcome::Task(status) => web_sys::console::log_1(&status.value),
+/// match call_tool(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default()).await? {
+///     CallOutcome::Task(status) => web_sys::console::log_1(&status.task_id.as_str().into()),
+///     CallOutcome::Ok(result) => web_sys::console::log_1(&result.text().into()),
+///     CallOutcome::Error(error) => web_sys::console::error_1(&error.message.as_str().into()),
+///     CallOutcome::InputRequired(needed) => web_sys::console::log_1(&needed.value),
 /// }
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Debug)]
-pub enum Outcome {
-    /// `{tag: "ok", result}`: the tool's result (direct, or the completed task's), as sent.
-    Ok(ToolResult),
-    /// `{tag: "task", status}`: `call_tool` created a task (not awaited).
+pub enum CallOutcome {
+    /// `{tag: "task", status}`: the server created a task (not awaited).
     Task(TaskStatus),
-    /// `{tag: "error", error}`: the task failed, a request failed or timed out, the wait timed out, the
-    /// server broke the protocol, an input handler failed, or the journal's store failed.
+    /// `{tag: "ok", result}`: the server answered with the tool's result at once, as sent.
+    Ok(ToolResult),
+    /// `{tag: "error", error}`: a JSON-RPC error, a request failed or timed out, the server broke the
+    /// protocol, an input handler failed, or the journal's store failed.
     Error(TaskError),
-    /// `{tag: "cancelled", status}`: the task ended cancelled.
-    Cancelled(TaskStatus),
-    /// `{tag: "input_required", status}`: input is needed that the library may not answer.
+    /// `{tag: "input_required", source: "call", status}`: an MRTR round needs input the library may
+    /// not answer.
     InputRequired(InputRequired),
 }
 
-impl Outcome {
-    /// Reads a tagged outcome object (`{tag, result?, status?, error?}`); `None` for anything else.
+/// What [`await_task`](crate::await_task) and [`call_and_await`](crate::call_and_await) end with (JS:
+/// their tagged outcome objects) — never a bare task: a wait ends with the task's end, or with why it
+/// stopped waiting.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, HttpClient, WaitOutcome};
+/// # async fn run() -> Result<(), mcp_tasks_wasm::Error> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// match call_and_await(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default(), AwaitOptions::default()).await? {
+///     WaitOutcome::Ok(result) => web_sys::console::log_1(&result.text().into()),
+///     WaitOutcome::Error(error) if error.is_timeout() => { /* still running: await it again later */ }
+///     WaitOutcome::Error(error) => web_sys::console::error_1(&error.to_string().into()),
+///     WaitOutcome::Cancelled(status) => web_sys::console::log_1(&status.task_id.as_str().into()),
+///     WaitOutcome::InputRequired(needed) => web_sys::console::log_1(&needed.value),
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub enum WaitOutcome {
+    /// `{tag: "ok", result}`: the tool's result (the completed task's, or the call's own), as sent.
+    Ok(ToolResult),
+    /// `{tag: "error", error}`: the task failed, a request failed or timed out, the wait timed out
+    /// ([`TaskError::is_timeout`]), the server broke the protocol, an input handler failed, or the
+    /// journal's store failed.
+    Error(TaskError),
+    /// `{tag: "cancelled", status}`: the task ended cancelled.
+    Cancelled(TaskStatus),
+    /// `{tag: "input_required", source, status}`: input is needed that the library may not answer (a
+    /// task's round, or — from `call_and_await` — the call's MRTR round).
+    InputRequired(InputRequired),
+}
+
+impl CallOutcome {
+    /// Reads `callTool`'s tagged outcome object; `None` for anything else.
     ///
     /// ```no_run
-    /// use mcp_tasks_wasm::Outcome;
+    /// use mcp_tasks_wasm::CallOutcome;
     /// let value = js_sys::JSON::parse(r#"{"tag":"ok","result":{"content":[]}}"#).unwrap();
-    /// assert!(matches!(Outcome::from_js(&value), Some(Outcome::Ok(_))));
+    /// assert!(matches!(CallOutcome::from_js(&value), Some(CallOutcome::Ok(_))));
     /// ```
     pub fn from_js(value: &JsValue) -> Option<Self> {
-        let status = || value.get("status").and_then(|s| TaskStatus::from_js(&s));
+        match value.get_str("tag")?.as_str() {
+            "task" => Some(Self::Task(TaskStatus::from_js(&value.get("status")?)?)),
+            _ => Some(match WaitOutcome::from_js(value)? {
+                WaitOutcome::Ok(r) => Self::Ok(r),
+                WaitOutcome::Error(e) => Self::Error(e),
+                WaitOutcome::InputRequired(i) => Self::InputRequired(i),
+                WaitOutcome::Cancelled(_) => return None,
+            }),
+        }
+    }
+
+    /// `call_tool`'s end, typed. `None`: not an end `call_tool` has.
+    pub(crate) fn of(ended: Ended) -> Option<Self> {
+        match ended {
+            Ended::Verdict(Verdict::Task(s)) => Some(Self::Task(TaskStatus::from_js(&s)?)),
+            Ended::Verdict(Verdict::Result(value)) => Some(Self::Ok(ToolResult { value })),
+            Ended::Verdict(Verdict::Error(f)) => Some(Self::Error(TaskError::of(f))),
+            Ended::Verdict(Verdict::CallInputRequired(s)) => Some(Self::InputRequired(InputRequired::from_js(&s))),
+            #[cfg(feature = "journal")]
+            Ended::Told(value) => Self::from_js(&value),
+            Ended::Verdict(_) => None,
+        }
+    }
+
+    /// The tool's result, when the outcome is [`CallOutcome::Ok`].
+    pub fn result(&self) -> Option<&ToolResult> {
+        match self {
+            Self::Ok(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+impl WaitOutcome {
+    /// Reads a wait's tagged outcome object (`{tag, result?, status?, error?}`); `None` for anything
+    /// else (a `task` outcome too).
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::WaitOutcome;
+    /// let value = js_sys::JSON::parse(r#"{"tag":"ok","result":{"content":[]}}"#).unwrap();
+    /// assert!(matches!(WaitOutcome::from_js(&value), Some(WaitOutcome::Ok(_))));
+    /// ```
+    pub fn from_js(value: &JsValue) -> Option<Self> {
         Some(match value.get_str("tag")?.as_str() {
             "ok" => Self::Ok(ToolResult { value: value.get("result")? }),
-            "task" => Self::Task(status()?),
-            "cancelled" => Self::Cancelled(status()?),
+            "cancelled" => Self::Cancelled(TaskStatus::from_js(&value.get("status")?)?),
             "input_required" => Self::InputRequired(InputRequired::from_js(&value.get("status")?)),
             "error" => Self::Error(TaskError::from_js(&value.get("error")?)),
             _ => return None,
         })
     }
 
-    /// The outcome of a wait function's end: the engine's outcome, converted, or the outcome object
-    /// another waiter of a journaled task broadcast, read. `Err`: not an outcome of these functions.
-    pub(crate) fn of(ended: Ended) -> Result<Self, JsValue> {
-        let outcome = match ended {
+    /// A wait's end: the engine's outcome, converted, or the outcome object another waiter of a
+    /// journaled task broadcast, read. `None`: not an end a wait has.
+    pub(crate) fn of(ended: Ended) -> Option<Self> {
+        match ended {
             Ended::Verdict(o) => Self::from_engine(o),
             #[cfg(feature = "journal")]
             Ended::Told(value) => Self::from_js(&value),
-        };
-        outcome.ok_or_else(|| js_sys::TypeError::new("not an outcome").into())
+        }
     }
 
-    /// The engine's outcome of `call_tool`, `await_task` or `call_and_await`, typed.
     fn from_engine(o: Verdict<JsValue>) -> Option<Self> {
         Some(match o {
             Verdict::Result(value) => Self::Ok(ToolResult { value }),
-            Verdict::Task(s) => Self::Task(TaskStatus::from_js(&s)?),
             Verdict::Cancelled(s) => Self::Cancelled(TaskStatus::from_js(&s)?),
             Verdict::InputRequired(s) | Verdict::CallInputRequired(s) => {
                 Self::InputRequired(InputRequired::from_js(&s))
             }
             Verdict::Error(f) => Self::Error(TaskError::of(f)),
-            Verdict::Status(_) | Verdict::Ack => return None,
+            Verdict::Task(_) | Verdict::Status(_) | Verdict::Ack => return None,
         })
     }
 
-    /// The tool's result, when the outcome is [`Outcome::Ok`].
+    /// The tool's result, when the outcome is [`WaitOutcome::Ok`].
     ///
     /// ```no_run
-    /// # fn f(outcome: mcp_tasks_wasm::Outcome) {
+    /// # fn f(outcome: mcp_tasks_wasm::WaitOutcome) {
     /// if let Some(result) = outcome.result() {
-    ///     web_sys::console::log_1(&result.value);
+    ///     web_sys::console::log_1(&result.text().into());
     /// }
     /// # }
     /// ```
@@ -106,12 +173,15 @@ impl Outcome {
 /// A tool's result (a `CallToolResult`), the very JS value the client's `request` resolved with.
 ///
 /// ```no_run
+/// use mcp_tasks_wasm::Content;
 /// #[derive(serde::Deserialize)]
-/// struct Text { text: String }
-/// #[derive(serde::Deserialize)]
-/// struct Reply { content: Vec<Text> }
-/// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), wasm_bindgen::JsValue> {
-/// let reply: Reply = result.deserialize()?;
+/// struct Weather { celsius: f64 }
+/// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), mcp_tasks_wasm::Error> {
+/// let text: String = result.text(); // the text blocks, joined with "\n"
+/// for block in result.content() {
+///     if let Content::Image { mime_type, .. } = block { web_sys::console::log_1(&mime_type.into()); }
+/// }
+/// let weather: Option<Weather> = result.structured()?; // `structuredContent`, when there is one
 /// assert!(!result.is_error());
 /// # Ok(()) }
 /// ```
@@ -122,18 +192,6 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// The result as the caller's type (serde-wasm-bindgen); `Err`: serde-wasm-bindgen's error as a
-    /// JS `Error`.
-    ///
-    /// ```no_run
-    /// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), wasm_bindgen::JsValue> {
-    /// let any: serde_json::Value = result.deserialize()?;
-    /// # Ok(()) }
-    /// ```
-    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, JsValue> {
-        super::convert::from_js(&self.value)
-    }
-
     /// `true` when the tool reported an error in its result (`isError: true`: the task itself
     /// completed).
     ///
@@ -145,16 +203,115 @@ impl ToolResult {
     pub fn is_error(&self) -> bool {
         self.value.get("isError").and_then(|v| Json::as_bool(&v)) == Some(true)
     }
+
+    /// The text of the result: its `"text"` content blocks' `text`, joined with `"\n"` (`""` when there
+    /// is none) — as JS `resultText(result)`.
+    ///
+    /// ```no_run
+    /// # fn f(result: mcp_tasks_wasm::ToolResult) {
+    /// web_sys::console::log_1(&result.text().into());
+    /// # }
+    /// ```
+    pub fn text(&self) -> String {
+        let texts: Vec<String> = self
+            .content()
+            .into_iter()
+            .filter_map(|c| match c {
+                Content::Text { text } => Some(text),
+                _ => None,
+            })
+            .collect();
+        texts.join("\n")
+    }
+
+    /// The result's content blocks, typed (a block this version does not know is [`Content::Other`],
+    /// as it arrived; a `content` that is not an array gives none).
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::Content;
+    /// # fn f(result: mcp_tasks_wasm::ToolResult) {
+    /// let links: Vec<String> = result.content().into_iter().filter_map(|c| match c {
+    ///     Content::ResourceLink { uri, .. } => Some(uri),
+    ///     _ => None,
+    /// }).collect();
+    /// # }
+    /// ```
+    pub fn content(&self) -> Vec<Content> {
+        let items = self.value.get("content").and_then(|c| c.items()).unwrap_or_default();
+        items.iter().map(Content::read).collect()
+    }
+}
+
+/// One content block of a tool result, typed by its `type` (`value`-less variants keep the fields a
+/// reader needs; [`Content::Other`] keeps a block of another type as it arrived).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Content {
+    /// `{type: "text", text}`.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// `{type: "image", data, mimeType}` (`data`: base64).
+    Image {
+        /// The base64 data.
+        data: String,
+        /// Its MIME type.
+        mime_type: String,
+    },
+    /// `{type: "audio", data, mimeType}` (`data`: base64).
+    Audio {
+        /// The base64 data.
+        data: String,
+        /// Its MIME type.
+        mime_type: String,
+    },
+    /// `{type: "resource_link", uri, name, …}`.
+    ResourceLink {
+        /// The resource's URI.
+        uri: String,
+        /// Its name.
+        name: String,
+    },
+    /// `{type: "resource", resource: {uri, text | blob}}`: an embedded resource.
+    Resource {
+        /// The resource's URI.
+        uri: String,
+        /// Its text, for a text resource.
+        text: Option<String>,
+        /// Its base64 contents, for a binary one.
+        blob: Option<String>,
+    },
+    /// A block of another type (or a known type without its fields), as it arrived.
+    Other(JsValue),
+}
+
+impl Content {
+    fn read(v: &JsValue) -> Self {
+        let s = |key| v.get_str(key);
+        let known = match v.get_str("type").as_deref() {
+            Some("text") => s("text").map(|text| Self::Text { text }),
+            Some("image") => s("data").zip(s("mimeType")).map(|(data, mime_type)| Self::Image { data, mime_type }),
+            Some("audio") => s("data").zip(s("mimeType")).map(|(data, mime_type)| Self::Audio { data, mime_type }),
+            Some("resource_link") => s("uri").zip(s("name")).map(|(uri, name)| Self::ResourceLink { uri, name }),
+            Some("resource") => v.get("resource").and_then(|r| {
+                let uri = r.get_str("uri")?;
+                Some(Self::Resource { uri, text: r.get_str("text"), blob: r.get_str("blob") })
+            }),
+            _ => None,
+        };
+        known.unwrap_or_else(|| Self::Other(v.clone()))
+    }
 }
 
 /// Input the library may not answer: a task's `input_required` status (`await_task`), or an MRTR
 /// round of `tools/call` before any task exists (`{inputRequests, requestState}`).
 ///
 /// ```no_run
-/// use mcp_tasks_wasm::{call_tool, CallOptions, DirectClient, Input, Outcome};
-/// # async fn f(client: DirectClient) -> Result<(), wasm_bindgen::JsValue> {
+/// use mcp_tasks_wasm::{call_tool, CallOptions, CallOutcome, DirectClient, Input};
+/// # async fn f(client: DirectClient) -> Result<(), mcp_tasks_wasm::Error> {
 /// let options = CallOptions { input: Input::Return, ..CallOptions::default() };
-/// if let Outcome::InputRequired(needed) = call_tool(&client, "ask", &(), options).await? {
+/// if let CallOutcome::InputRequired(needed) = call_tool(&client, "ask", &(), options).await? {
 ///     for request in &needed.input_requests { web_sys::console::log_1(&request.params); }
 /// }
 /// # Ok(()) }
@@ -180,200 +337,5 @@ impl InputRequired {
             request_state: value.get("requestState"),
             value: value.clone(),
         }
-    }
-}
-
-/// An error outcome (JS: `error`, `{code, message, data?, kind, cause?}`).
-///
-/// ```no_run
-/// use mcp_tasks_wasm::{Cause, TaskError};
-/// fn explain(error: &TaskError) -> String {
-///     match &error.cause {
-///         Some(Cause::Timeout { status }) => format!("still running after the deadline: {:?}", status.as_ref().map(|s| &s.state)),
-///         Some(Cause::TaskFailed { .. }) => format!("the task failed: {} ({})", error.message, error.code),
-///         _ => error.to_string(),
-///     }
-/// }
-/// ```
-#[derive(Clone, Debug)]
-pub struct TaskError {
-    /// The JSON-RPC code: the server's, the task's, `-32001` (a timeout), `-32000` (a transport
-    /// failure) or `-32603` (protocol, execution, journal).
-    pub code: i64,
-    /// Who is to blame.
-    pub kind: ErrorKind,
-    /// What happened, in words.
-    pub message: String,
-    /// `data`, as sent or as documented per cause (e.g. `{taskId, timeoutMs}` for a timeout).
-    pub data: Option<JsValue>,
-    /// Why, in detail.
-    pub cause: Option<Cause>,
-    /// The error object, as in the JS outcome.
-    pub value: JsValue,
-}
-
-impl TaskError {
-    /// Reads an outcome's `error` object.
-    ///
-    /// ```no_run
-    /// use mcp_tasks_wasm::{ErrorKind, TaskError};
-    /// let value = js_sys::JSON::parse(r#"{"code":-32001,"message":"timed out","kind":"transport"}"#).unwrap();
-    /// let error = TaskError::from_js(&value);
-    /// assert_eq!((error.code, error.kind), (-32001, ErrorKind::Transport));
-    /// ```
-    pub fn from_js(value: &JsValue) -> Self {
-        Self {
-            code: value.get_f64("code").map_or(0, |c| c as i64),
-            kind: value.get_str("kind").and_then(|k| ErrorKind::parse(&k)).unwrap_or(ErrorKind::Transport),
-            message: value.get_str("message").unwrap_or_default(),
-            data: value.get("data"),
-            cause: value.get("cause").and_then(|c| Cause::from_js(&c)),
-            value: value.clone(),
-        }
-    }
-}
-
-impl TaskError {
-    /// The engine's error, typed (its `value` the error object the JS functions give).
-    pub(crate) fn of(f: Failure<JsValue>) -> Self {
-        let value = error_to_js(&f);
-        Self { code: f.code, kind: f.kind, message: f.message, data: f.data, cause: f.cause.and_then(Cause::of), value }
-    }
-}
-
-impl std::fmt::Display for TaskError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({})", self.message, self.code)
-    }
-}
-
-impl std::error::Error for TaskError {}
-
-/// Why an error happened (JS: `error.cause`, by its `type`). A status that is `None` was never read.
-///
-/// ```no_run
-/// # fn f(error: mcp_tasks_wasm::TaskError) {
-/// use mcp_tasks_wasm::Cause;
-/// if let Some(Cause::RpcError { method }) = &error.cause {
-///     web_sys::console::log_1(&method.as_str().into());
-/// }
-/// # }
-/// ```
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum Cause {
-    /// `timeout`: the call's `timeout` ran out (code `-32001`); the last status read.
-    Timeout {
-        /// The last status read.
-        status: Option<TaskStatus>,
-    },
-    /// `request_timeout`: one request outlived `request_timeout` (code `-32001`).
-    RequestTimeout {
-        /// The request's method.
-        method: String,
-        /// The last status read.
-        status: Option<TaskStatus>,
-    },
-    /// `task_failed`: the task ended `failed` (the error is the task's).
-    TaskFailed {
-        /// The failed status.
-        status: TaskStatus,
-    },
-    /// `rpc_error`: the server answered `method` with a JSON-RPC error.
-    RpcError {
-        /// The request's method.
-        method: String,
-    },
-    /// `request_failed`: the client's `request` failed without a JSON-RPC answer (code `-32000`).
-    RequestFailed {
-        /// The request's method.
-        method: String,
-        /// What the request rejected with (e.g. an `McpHttpError`).
-        error: JsValue,
-    },
-    /// `protocol_violation`: the server's answer breaks the protocol.
-    ProtocolViolation {
-        /// The request's method.
-        method: String,
-        /// What the server sent.
-        response: JsValue,
-    },
-    /// `input_handler`: a handler (or the input function) failed.
-    InputHandler {
-        /// The request's key (`None` for the input function).
-        key: Option<String>,
-        /// `{type: "invalid_response", response}`, `{type: "invalid_outcome", outcome}`, or the
-        /// handler's own `reason`.
-        reason: JsValue,
-        /// The status the request came with.
-        status: JsValue,
-    },
-    /// `listen_unsupported`: `listen` with a client that cannot listen.
-    ListenUnsupported,
-    /// `expired`: past `created_at + ttl` the server no longer knows the task.
-    Expired {
-        /// The last status read.
-        status: Option<TaskStatus>,
-    },
-    /// `journal_failed`: the journal's store failed; the task is not cancelled.
-    JournalFailed {
-        /// The store's function that failed (`get`, `put`, `delete`, `list`).
-        operation: String,
-        /// What it threw or rejected with.
-        error: JsValue,
-        /// The task's last status.
-        status: Option<TaskStatus>,
-    },
-}
-
-impl Cause {
-    /// The engine's cause, typed (`None`: a failed status that is not a task's, which the engine
-    /// never gives).
-    fn of(c: FailureCause<JsValue>) -> Option<Self> {
-        let status = |s: Option<JsValue>| s.and_then(|s| TaskStatus::from_js(&s));
-        Some(match c {
-            FailureCause::Timeout { status: s } => Self::Timeout { status: status(s) },
-            FailureCause::RequestTimeout { method, status: s } => {
-                Self::RequestTimeout { method: method.to_owned(), status: status(s) }
-            }
-            FailureCause::TaskFailed { status } => Self::TaskFailed { status: TaskStatus::from_js(&status)? },
-            FailureCause::RpcError { method } => Self::RpcError { method: method.to_owned() },
-            FailureCause::RequestFailed { method, error } => Self::RequestFailed { method: method.to_owned(), error },
-            FailureCause::ProtocolViolation { method, response } => {
-                Self::ProtocolViolation { method: method.to_owned(), response }
-            }
-            FailureCause::InputHandler { key, reason, status } => Self::InputHandler { key, reason, status },
-            FailureCause::ListenUnsupported => Self::ListenUnsupported,
-            FailureCause::Expired { status: s } => Self::Expired { status: status(s) },
-            FailureCause::JournalFailed { operation, error, status: s } => {
-                Self::JournalFailed { operation: operation.to_owned(), error, status: status(s) }
-            }
-        })
-    }
-
-    /// Reads an error's `cause` object; `None` for a type this library does not make.
-    fn from_js(v: &JsValue) -> Option<Self> {
-        let status = || v.get("status").and_then(|s| TaskStatus::from_js(&s));
-        let method = || v.get_str("method").unwrap_or_default();
-        let raw = |key| v.get(key).unwrap_or(JsValue::UNDEFINED);
-        Some(match v.get_str("type")?.as_str() {
-            "timeout" => Self::Timeout { status: status() },
-            "request_timeout" => Self::RequestTimeout { method: method(), status: status() },
-            "task_failed" => Self::TaskFailed { status: status()? },
-            "rpc_error" => Self::RpcError { method: method() },
-            "request_failed" => Self::RequestFailed { method: method(), error: raw("error") },
-            "protocol_violation" => Self::ProtocolViolation { method: method(), response: raw("response") },
-            "input_handler" => {
-                Self::InputHandler { key: v.get_str("key"), reason: raw("reason"), status: raw("status") }
-            }
-            "listen_unsupported" => Self::ListenUnsupported,
-            "expired" => Self::Expired { status: status() },
-            "journal_failed" => Self::JournalFailed {
-                operation: v.get_str("operation").unwrap_or_default(),
-                error: raw("error"),
-                status: status(),
-            },
-            _ => return None,
-        })
     }
 }

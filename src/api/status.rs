@@ -28,19 +28,6 @@ pub struct InputRequest {
 }
 
 impl InputRequest {
-    /// Its `params` as the caller's type (serde-wasm-bindgen); `Err`: its error as a JS `Error`.
-    ///
-    /// ```no_run
-    /// #[derive(serde::Deserialize)]
-    /// struct Form { message: String }
-    /// # fn f(request: mcp_tasks_wasm::InputRequest) -> Result<(), wasm_bindgen::JsValue> {
-    /// let form: Form = request.deserialize()?;
-    /// # Ok(()) }
-    /// ```
-    pub fn deserialize<T: serde::de::DeserializeOwned>(&self) -> Result<T, wasm_bindgen::JsValue> {
-        super::convert::from_js(&self.params)
-    }
-
     /// The request under `key` (`{method, params}`).
     fn read(key: String, request: &JsValue) -> Self {
         Self {

@@ -4,6 +4,7 @@
 
 use super::adapters::{extension_storage_journal, indexed_db_journal, memory_journal};
 use super::callbacks::Reply;
+use super::error::Error;
 use crate::shell::reply::called;
 use crate::shell::values::{as_function, field, js_string};
 use js_sys::Function;
@@ -34,7 +35,7 @@ thread_local! {
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{AwaitOptions, JournalStore};
-/// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+/// # fn f() -> Result<(), mcp_tasks_wasm::Error> {
 /// let wait = AwaitOptions { journal: Some(JournalStore::indexed_db("mcp-tasks-wasm")?), ..AwaitOptions::default() };
 /// # Ok(()) }
 /// ```
@@ -96,13 +97,13 @@ impl JournalStore {
 }
 
 /// A store the wrong shape.
-fn not_a_store() -> JsValue {
-    js_sys::TypeError::new("the journal must have get, put, delete and list").into()
+fn not_a_store() -> Error {
+    Error::InvalidArgument("the journal must have get, put, delete and list".to_owned())
 }
 
-/// The store a JS store object is.
-fn store_of(object: Result<JsValue, JsValue>) -> Result<JournalStore, JsValue> {
-    JournalStore::read(&object?).ok_or_else(not_a_store)
+/// The store a JS store factory made (`Err`: the `TypeError` it threw, e.g. no IndexedDB here).
+fn store_of(object: Result<JsValue, JsValue>) -> Result<JournalStore, Error> {
+    JournalStore::read(&object.map_err(|e| Error::thrown_type_error(&e))?).ok_or_else(not_a_store)
 }
 
 impl JournalStore {
@@ -110,11 +111,11 @@ impl JournalStore {
     ///
     /// ```no_run
     /// use mcp_tasks_wasm::{AwaitOptions, JournalStore};
-    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f() -> Result<(), mcp_tasks_wasm::Error> {
     /// let wait = AwaitOptions { journal: Some(JournalStore::memory()?), ..AwaitOptions::default() };
     /// # Ok(()) }
     /// ```
-    pub fn memory() -> Result<Self, JsValue> {
+    pub fn memory() -> Result<Self, Error> {
         store_of(memory_journal())
     }
 
@@ -122,11 +123,11 @@ impl JournalStore {
     /// `"mcp-tasks-wasm"`): it survives reloads and restarts.
     ///
     /// ```no_run
-    /// # fn f() -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f() -> Result<(), mcp_tasks_wasm::Error> {
     /// let store = mcp_tasks_wasm::JournalStore::indexed_db("mcp-tasks-wasm")?;
     /// # Ok(()) }
     /// ```
-    pub fn indexed_db(name: &str) -> Result<Self, JsValue> {
+    pub fn indexed_db(name: &str) -> Result<Self, Error> {
         store_of(indexed_db_journal(name))
     }
 
@@ -134,11 +135,11 @@ impl JournalStore {
     /// `browser.storage.*`), e.g. for an MV3 service worker.
     ///
     /// ```no_run
-    /// # fn f(chrome_storage_local: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f(chrome_storage_local: wasm_bindgen::JsValue) -> Result<(), mcp_tasks_wasm::Error> {
     /// let store = mcp_tasks_wasm::JournalStore::extension_storage(&chrome_storage_local)?;
     /// # Ok(()) }
     /// ```
-    pub fn extension_storage(area: &JsValue) -> Result<Self, JsValue> {
+    pub fn extension_storage(area: &JsValue) -> Result<Self, Error> {
         store_of(extension_storage_journal(area))
     }
 
@@ -146,11 +147,11 @@ impl JournalStore {
     /// `Journal` interface of the `.d.ts`).
     ///
     /// ```no_run
-    /// # fn f(object: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    /// # fn f(object: wasm_bindgen::JsValue) -> Result<(), mcp_tasks_wasm::Error> {
     /// let store = mcp_tasks_wasm::JournalStore::from_js(&object)?;
     /// # Ok(()) }
     /// ```
-    pub fn from_js(object: &JsValue) -> Result<Self, JsValue> {
+    pub fn from_js(object: &JsValue) -> Result<Self, Error> {
         Self::read(object).ok_or_else(not_a_store)
     }
 }

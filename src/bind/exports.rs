@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 
 /// Reads the arguments with `read`; a mistake is the `TypeError` to reject with.
 fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue> {
-    read().map_err(|m| m.rejection(what))
+    read().map_err(|m| m.rejection(what).into_js())
 }
 
 // Each async export is a plain function returning the promise of [`promised`]: it reads its arguments
@@ -98,7 +98,7 @@ pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let store = checked("pendingTasks", || read::store(&journal))?;
         let listing = crate::shell::journal::pending_tasks(store, crate::shell::values::field(&options, "server"));
-        Ok((Box::pin(async move { Ok(listing.await?.into()) }), Bound::NONE))
+        Ok((Box::pin(async move { Ok(listing.await.map_err(crate::shell::settle::Rejection::into_js)?.into()) }), Bound::NONE))
     })
 }
 
@@ -122,14 +122,14 @@ pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Prom
         let each = Box::new(move |i: u32, entry: &JsValue, ended| {
             let outcome = ended_to_js(ended);
             if let Some(f) = &on_outcome {
-                f.call2(&JsValue::UNDEFINED, &outcome, entry)?;
+                f.call2(&JsValue::UNDEFINED, &outcome, entry).map_err(crate::shell::settle::Rejection::Thrown)?;
             }
             let (task_id, tool) = (read_key(entry, &js_string("taskId")), read_key(entry, &js_string("tool")));
             done.set(i, JsValue::object(vec![("taskId", task_id), ("tool", tool), ("outcome", outcome)]));
             Ok(())
         });
         let resuming = journal::resume_tasks(c, j, o, each);
-        Ok((Box::pin(async move { resuming.await.map(|()| out.into()) }), Bound::NONE))
+        Ok((Box::pin(async move { resuming.await.map(|()| out.into()).map_err(crate::shell::settle::Rejection::into_js) }), Bound::NONE))
     })
 }
 
@@ -164,7 +164,7 @@ pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised
 pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Promised {
     promised(|| {
         if !is_plain_object(&responses) {
-            return Err(Mistake::RESPONSES.rejection("updateTask"));
+            return Err(Mistake::RESPONSES.rejection("updateTask").into_js());
         }
         let (c, id, o, b) = step_args("updateTask", &client, &task_id, &options)?;
         Ok((settle(Ok(machines::update_task(c, &id, responses, o))), b))

@@ -167,6 +167,7 @@ pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
         max_poll_interval: read_millis(&o, "maxPollIntervalMs")?,
         listen_check: read_millis(&o, "listenCheckMs")?,
         cancel_on_abort: flag(&o, "cancelOnAbort")?,
+        cancel_on_drop: false,
         listen: flag(&o, "listen")?,
         on_status: function(&o, "onStatus")?.map(js_status),
         signal: signal(&o)?,

@@ -6,7 +6,7 @@
 #[cfg(feature = "journal")]
 use super::journal::{self, Journal};
 use super::machines;
-use super::settle::Driving;
+use super::settle::{Driving, Rejection};
 use crate::api::client::Client;
 use crate::api::options::{AwaitOptions, CallOptions};
 #[cfg(feature = "journal")]
@@ -17,7 +17,7 @@ use wasm_bindgen::JsValue;
 
 /// The journal of a call on `client` whose options name `store` (`None`: not journaled).
 #[cfg(feature = "journal")]
-fn journal_of(what: &str, client: &dyn Client, store: Option<JournalStore>) -> Result<Option<Journal>, JsValue> {
+fn journal_of(what: &str, client: &dyn Client, store: Option<JournalStore>) -> Result<Option<Journal>, Rejection> {
     let Some(store) = store else { return Ok(None) };
     Journal::on(store, client.id()).map(Some).map_err(|m| m.rejection(what))
 }
@@ -29,7 +29,7 @@ pub fn call_tool(
     name: &str,
     args: Option<JsValue>,
     options: CallOptions,
-) -> Result<Driving, JsValue> {
+) -> Result<Driving, Rejection> {
     #[cfg(feature = "journal")]
     if let Some(j) = journal_of("callTool", client.as_ref(), options.journal.clone())? {
         return Ok(journal::call_tool(client, j, name, args, options));
@@ -38,7 +38,7 @@ pub fn call_tool(
 }
 
 /// Waits for a task to finish (`awaitTask`), journaled with `options.journal`.
-pub fn await_task(client: Rc<dyn Client>, seed: Seed<JsValue>, options: AwaitOptions) -> Result<Driving, JsValue> {
+pub fn await_task(client: Rc<dyn Client>, seed: Seed<JsValue>, options: AwaitOptions) -> Result<Driving, Rejection> {
     #[cfg(feature = "journal")]
     if let Some(j) = journal_of("awaitTask", client.as_ref(), options.journal.clone())? {
         return journal::await_task(client, j, seed, options).map_err(|m| m.rejection("awaitTask"));
@@ -54,7 +54,7 @@ pub fn call_and_await(
     args: Option<JsValue>,
     call: CallOptions,
     wait: AwaitOptions,
-) -> Result<Driving, JsValue> {
+) -> Result<Driving, Rejection> {
     #[cfg(feature = "journal")]
     {
         let store = wait.journal.clone().or_else(|| call.journal.clone());

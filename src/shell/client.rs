@@ -97,18 +97,18 @@ impl ClientObject {
 }
 
 /// `{signal, timeoutMs?}` as a JS object.
-fn options_object(signal: &web_sys::AbortSignal, timeout_ms: Option<u64>) -> JsValue {
+fn options_object(signal: &web_sys::AbortSignal, timeout: Option<std::time::Duration>) -> JsValue {
     let o = Object::new();
     let _ = Reflect::set(&o, &js_string("signal"), signal);
-    if let Some(t) = timeout_ms {
-        let _ = Reflect::set(&o, &js_string("timeoutMs"), &JsValue::from_f64(t as f64));
+    if let Some(t) = timeout {
+        let _ = Reflect::set(&o, &js_string("timeoutMs"), &JsValue::from_f64(super::millis::millis_f64(t)));
     }
     o.into()
 }
 
 impl Client for ClientObject {
     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
-        let opts = options_object(&options.signal, options.timeout_ms);
+        let opts = options_object(&options.signal, options.timeout);
         called(self.request.call3(&self.object, &js_string(method), &params, &opts))
     }
 

@@ -13,7 +13,7 @@ use crate::api::client::Client;
 use crate::api::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallSettings, CallTool};
-use crate::engine::settings::WaitSettings;
+use crate::engine::settings::{WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
 use crate::engine::step::Step;
 use crate::engine::wait::{Seed, Wait};
 use crate::engine::{AbortScope, Machine};
@@ -93,9 +93,16 @@ fn run(
     hooks: Hooks,
     next_hooks: Option<Hooks>,
     signals: Vec<(JsValue, AbortScope)>,
+    cancel_on_drop: Option<u64>,
 ) -> Driving {
     let capabilities = declared(client.as_ref());
-    drive(Spec { machine, client, capabilities, hooks, next_hooks, signals })
+    drive(Spec { machine, client, capabilities, hooks, next_hooks, signals, cancel_on_drop })
+}
+
+/// The bound of the `tasks/cancel` a wait with `cancel_on_drop` sends when dropped: its request
+/// timeout, else the detached cancel's default; `None` without `cancel_on_drop`.
+fn drop_cancel(settings: &WaitSettings, o: &AwaitOptions) -> Option<u64> {
+    o.cancel_on_drop.then(|| settings.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS))
 }
 
 /// Sends a task-augmented `tools/call`: `Task`, `Result`, `InputRequired` (MRTR) or `Error`.
@@ -109,7 +116,7 @@ pub fn call_tool(
     let signals = one_signal(&options.signal, stop);
     let (opts, hooks) = call_part(client.as_ref(), options);
     let machine = CallTool::new(name.to_owned(), args, opts, now());
-    run(client, Box::new(machine), hooks, None, signals)
+    run(client, Box::new(machine), hooks, None, signals, None)
 }
 
 /// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err`: the seed or
@@ -121,10 +128,11 @@ pub fn await_task(
     stop: Stop,
 ) -> Result<Driving, Mistake> {
     let (opts, hooks) = wait_part(client.as_ref(), &options)?;
+    let cancel_on_drop = drop_cancel(&opts, &options);
     let machine = Wait::resume(seed, opts, &options.answered, now()).map_err(Mistake::task)?;
     let mut signals = one_signal(&options.signal, stop);
     with_cancel(&mut signals, &options);
-    Ok(run(client, Box::new(machine), hooks, None, signals))
+    Ok(run(client, Box::new(machine), hooks, None, signals, cancel_on_drop))
 }
 
 /// What [`await_task`] would reject `seed` and `options` with (nothing is sent, no time is taken).
@@ -157,16 +165,17 @@ pub fn call_and_await(
     with_stop(&mut signals, stop);
     with_cancel(&mut signals, &wait);
     let whole = wait.timeout.is_none() && call.timeout.is_some();
+    let cancel_on_drop = drop_cancel(&wait_opts, &wait);
     let (opts, hooks) = call_part(client.as_ref(), call);
     let machine = CallAndAwait::new(name.to_owned(), args, opts, wait_opts, whole, now());
-    Ok(run(client, Box::new(machine), hooks, Some(wait_hooks), signals))
+    Ok(run(client, Box::new(machine), hooks, Some(wait_hooks), signals, cancel_on_drop))
 }
 
 /// One request: `tasks/get` (`Status`), `tasks/update` or `tasks/cancel` (`Ack`), or `Error`.
 fn step(client: Rc<dyn Client>, call: Call<JsValue>, task_id: &str, o: StepOptions) -> Driving {
     let b = bounds(o.timeout, o.request_timeout, client.request_timeout());
     let machine = Step::new(call, task_id.to_owned(), b, retry(o.retries), now());
-    run(client, Box::new(machine), Hooks::default(), None, one_signal(&o.signal, None))
+    run(client, Box::new(machine), Hooks::default(), None, one_signal(&o.signal, None), None)
 }
 
 /// Reads a task's status once (`tasks/get`).

@@ -15,7 +15,7 @@ use super::clock::now;
 use super::hooks::Hooks;
 use super::inbox::Inbox;
 use super::live::{Counted, Counter};
-use super::settle::{Driving, Ended, Settled};
+use super::settle::{Driving, Ended, Rejection, Settled};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
@@ -31,6 +31,7 @@ use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
@@ -67,6 +68,16 @@ pub struct Spec {
     pub next_hooks: Option<Hooks>,
     /// The caller's signals, with the part each governs.
     pub signals: Vec<(JsValue, AbortScope)>,
+    /// Dropped before its end, the run sends a best-effort `tasks/cancel` bounded by this many ms for
+    /// the task it saw (the Rust API's `cancel_on_drop`); `None`: it does not.
+    pub cancel_on_drop: Option<u64>,
+}
+
+/// What a run cancels when it is dropped before its end (boxed: most runs have none).
+struct DropCancel {
+    timeout_ms: u64,
+    /// The task of the latest status seen.
+    task_id: Option<String>,
 }
 
 /// `hooks` boxed, or `None` when there is no callback in them at all.
@@ -118,6 +129,11 @@ struct Run {
     paused: Option<Sleep>,
     /// What `onStatus` threw: the call rejects with it, whatever the outcome.
     thrown: Option<JsValue>,
+    /// An application callback's throw was handed to the machine (its rejection is then that throw).
+    threw: bool,
+    /// The run gave its end (a drop after it cancels nothing).
+    ended: bool,
+    drop_cancel: Option<Box<DropCancel>>,
     _subscriptions: Vec<Subscription>,
     _counted: Counted,
 }
@@ -131,7 +147,7 @@ pub fn drive(spec: Spec) -> Driving {
     let ends_now = |scope: &AbortScope| !matches!(scope, AbortScope::Wait | AbortScope::Cancel);
     if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| ends_now(scope) && is_aborted(s)) {
         let reason = reason_of(signal);
-        return Box::pin(std::future::ready(Err(reason)));
+        return Box::pin(std::future::ready(Err(Rejection::Aborted(reason))));
     }
     let inbox = Rc::new(Inbox::default());
     let subscriptions = spec.signals.iter().filter_map(|(s, scope)| subscribe(s, &inbox, *scope)).collect();
@@ -147,6 +163,9 @@ pub fn drive(spec: Spec) -> Driving {
         sleep: None,
         paused: None,
         thrown: None,
+        threw: false,
+        ended: false,
+        drop_cancel: spec.cancel_on_drop.map(|timeout_ms| Box::new(DropCancel { timeout_ms, task_id: None })),
         _subscriptions: subscriptions,
         _counted: Counted::new(Counter::Runs),
     };
@@ -203,6 +222,7 @@ impl Run {
             }
             self.arm();
             let Poll::Ready(event) = self.next_event(cx) else { return Poll::Pending };
+            self.threw |= matches!(event, Event::Throw { .. });
             self.machine.handle(now(), event);
             if let Some(end) = self.perform_all(since) {
                 return Poll::Ready(end);
@@ -215,11 +235,16 @@ impl Run {
     fn perform_all(&mut self, since: f64) -> Option<Settled> {
         while self.paused.is_none() {
             let action = self.machine.next_action()?;
+            self.ended |= matches!(action, Action::Finish(_));
             match action {
                 Action::Finish(Finish::Resolve(o)) => {
-                    return Some(self.thrown.take().map_or(Ok(Ended::Verdict(o)), Err))
+                    return Some(self.thrown.take().map_or(Ok(Ended::Verdict(o)), |e| Err(Rejection::Thrown(e))))
                 }
-                Action::Finish(Finish::Reject(v)) => return Some(Err(v)),
+                // A machine rejects only on an abort or a throw, and a throw ends it at once: what it
+                // rejects with after a throw was delivered is what the callback threw.
+                Action::Finish(Finish::Reject(v)) => {
+                    return Some(Err(if self.threw { Rejection::Thrown(v) } else { Rejection::Aborted(v) }))
+                }
                 action => self.perform(action),
             }
             if slice::over(since) {
@@ -248,6 +273,9 @@ impl Run {
             Action::Abort { req } => self.stop(Waiting::Request(req)),
             Action::StopAsk { ask } => self.stop(Waiting::Ask(ask)),
             Action::Status(status) => {
+                if let Some(d) = self.drop_cancel.as_mut() {
+                    d.task_id = crate::json::Json::get_str(&status, "taskId");
+                }
                 if let Some(f) = self.hooks.as_ref().and_then(|h| h.on_status.clone()) {
                     if let Err(e) = f(&status) {
                         self.thrown.get_or_insert_with(|| e.clone());
@@ -295,7 +323,7 @@ impl Run {
         timeout_ms: Option<u64>,
         controller: Option<&web_sys::AbortController>,
     ) -> Reply {
-        let options = RequestOptions { signal: signal_of(controller), timeout_ms };
+        let options = RequestOptions { signal: signal_of(controller), timeout: timeout_ms.map(Duration::from_millis) };
         self.client.request(call.method(), self.params(call), options)
     }
 
@@ -437,13 +465,20 @@ impl Run {
 }
 
 impl Drop for Run {
-    /// The run ended, or its future was dropped: everything in flight is given up, none awaited.
+    /// The run ended, or its future was dropped: everything in flight is given up, none awaited; a
+    /// run dropped before its end with `cancel_on_drop` also asks the server to cancel the task it saw
+    /// (best effort, detached).
     fn drop(&mut self) {
         for f in self.in_flight.drain(..) {
             abort(f.controller.as_ref());
         }
         if let Some(s) = self.stream.take() {
             close_stream(*s);
+        }
+        if let Some(d) = self.drop_cancel.take().filter(|_| !self.ended) {
+            if let Some(task_id) = d.task_id {
+                self.send_detached(&Call::CancelTask { task_id }, d.timeout_ms);
+            }
         }
     }
 }
@@ -452,7 +487,8 @@ impl Drop for Run {
 /// `tasks/cancel` on abort), aborted after `timeout_ms`, counted while in flight.
 fn detached(client: &dyn Client, method: &str, params: JsValue, timeout_ms: u64) {
     let controller = web_sys::AbortController::new().ok();
-    let options = RequestOptions { signal: signal_of(controller.as_ref()), timeout_ms: Some(timeout_ms) };
+    let options =
+        RequestOptions { signal: signal_of(controller.as_ref()), timeout: Some(Duration::from_millis(timeout_ms)) };
     let mut reply = client.request(method, params, options);
     let counted = Counted::new(Counter::Requests);
     let mut bound = sleep_until(now().saturating_add(timeout_ms));

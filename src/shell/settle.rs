@@ -19,9 +19,31 @@ pub enum Ended {
     Told(JsValue),
 }
 
-/// What every call ends with: how it ended, or the value it rejects with (the caller's abort reason,
-/// or what an application callback threw).
-pub type Settled = Result<Ended, JsValue>;
+/// Why a call rejects instead of ending with an outcome. JS rejects with [`Rejection::into_js`]; the
+/// Rust API tells the kinds apart (`crate::Error`).
+#[derive(Debug)]
+pub enum Rejection {
+    /// The arguments are wrong: "function: message" (the JS `TypeError`'s message); nothing was sent.
+    Invalid(String),
+    /// The caller's abort signal fired: its reason.
+    Aborted(JsValue),
+    /// An application callback (an input handler, the input function, `onStatus`, a journal store, a
+    /// resume callback) threw or rejected with this value.
+    Thrown(JsValue),
+}
+
+impl Rejection {
+    /// What the JS function rejects with: a `TypeError` for wrong arguments, else the value as it came.
+    pub fn into_js(self) -> JsValue {
+        match self {
+            Self::Invalid(message) => js_sys::TypeError::new(&message).into(),
+            Self::Aborted(v) | Self::Thrown(v) => v,
+        }
+    }
+}
+
+/// What every call ends with: how it ended, or why it rejects.
+pub type Settled = Result<Ended, Rejection>;
 
 /// A call on its way (one boxed future, whatever the call).
 pub type Driving = Pin<Box<dyn Future<Output = Settled>>>;
@@ -38,14 +60,14 @@ pub fn ended_to_js(ended: Ended) -> JsValue {
     }
 }
 
-/// The JS settlement of a call that started (or of the `TypeError` its arguments got): the tagged
+/// The JS settlement of a call that started (or of the mistake its arguments were): the tagged
 /// outcome object, or the rejection. One boxed future for every call (not inlined: each JS export's
 /// own future holds its arguments or this box, nothing more, and its code is a call and a poll — code
 /// size and memory per call).
 #[inline(never)]
-pub fn settle(started: Result<Driving, JsValue>) -> Settling {
+pub fn settle(started: Result<Driving, Rejection>) -> Settling {
     match started {
-        Err(e) => Box::pin(std::future::ready(Err(e))),
-        Ok(run) => Box::pin(async move { run.await.map(ended_to_js) }),
+        Err(e) => Box::pin(std::future::ready(Err(e.into_js()))),
+        Ok(run) => Box::pin(async move { run.await.map(ended_to_js).map_err(Rejection::into_js) }),
     }
 }

@@ -1,13 +1,13 @@
 //! The app: one [`HttpClient`] to the page's MCP endpoint, one run at a time. A run is
 //! `call_and_await` with its statuses shown as they change (`on_status`) and the form handler; the
-//! Cancel button sends `tasks/cancel` for the running task, and the wait then ends with the server's
-//! `cancelled` status.
+//! Cancel button aborts the run's `cancel_signal`: the library sends `tasks/cancel` and the wait ends
+//! with the server's `cancelled` status (a Cancel button in one step).
 
 use crate::form::form_handler;
 use crate::outcome::summary;
-use crate::ui::{describe, Page};
+use crate::ui::Page;
 use mcp_tasks_wasm::{
-    call_and_await, cancel_task, on_status, AwaitOptions, CallOptions, Handlers, HttpClient, StepOptions, TaskStatus,
+    call_and_await, on_status, AwaitOptions, CallOptions, Error, Handlers, HttpClient, TaskStatus, WaitOutcome,
 };
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
@@ -25,8 +25,8 @@ pub struct App {
     page: Page,
     /// The client of the MCP endpoint.
     client: HttpClient,
-    /// The running task's id, once its first status arrived; `None` when idle.
-    task: RefCell<Option<String>>,
+    /// The running run's Cancel: aborting it cancels the task (`AwaitOptions::cancel_signal`).
+    cancel: RefCell<Option<web_sys::AbortController>>,
     /// Whether a run is in progress.
     running: Cell<bool>,
     /// Whether Cancel was clicked during this run (it stays off then).
@@ -50,7 +50,7 @@ impl App {
         let app = Rc::new(Self {
             page,
             client,
-            task: RefCell::new(None),
+            cancel: RefCell::new(None),
             running: Cell::new(false),
             cancelling: Cell::new(false),
         });
@@ -91,17 +91,21 @@ impl App {
             let (tag, text) = summary(&end);
             this.page.input.set_text_content(None);
             this.page.show_outcome(tag, &text);
-            this.task.replace(None);
+            this.cancel.replace(None);
             this.running.replace(false);
             this.page.set_running(false);
         });
     }
 
     /// Calls `tool` and waits for its task, showing each status and answering forms in the page.
-    async fn run(self: &Rc<Self>, tool: &str) -> Result<mcp_tasks_wasm::Outcome, JsValue> {
+    async fn run(self: &Rc<Self>, tool: &str) -> Result<WaitOutcome, Error> {
         // A weak reference: the closure lives in the wait's options, which the app outlives.
         let this: Weak<Self> = Rc::downgrade(self);
+        let cancel = web_sys::AbortController::new().map_err(Error::Callback)?;
+        let cancel_signal = Some(cancel.signal());
+        self.cancel.replace(Some(cancel));
         let wait = AwaitOptions {
+            cancel_signal,
             timeout: Some(WAIT),
             on_status: Some(on_status(move |status| {
                 if let Some(app) = this.upgrade() {
@@ -114,39 +118,23 @@ impl App {
         call_and_await(&self.client, tool, &self.arguments(tool), CallOptions::default(), wait).await
     }
 
-    /// A new status: remember the task, allow Cancel while it runs, show it.
+    /// A new status: allow Cancel while the task runs, show it.
     fn status(&self, status: &TaskStatus) {
-        if !status.task_id.is_empty() {
-            self.task.replace(Some(status.task_id.clone()));
-        }
         self.page.set_cancellable(!status.state.is_terminal() && !self.cancelling.get());
         if let Err(e) = self.page.add_status(status) {
             web_sys::console::error_2(&JsValue::from_str("could not show a status:"), &e);
         }
     }
 
-    /// The Cancel button: `tasks/cancel` for the running task. The wait goes on and ends with the
-    /// server's `cancelled` status (or `completed`/`failed`, when the task finished first).
+    /// The Cancel button: aborts the run's `cancel_signal` — the library sends `tasks/cancel` and the
+    /// wait goes on to the server's `cancelled` status (or `completed`/`failed`, when the task finished
+    /// first).
     fn cancel(self: &Rc<Self>) {
-        let Some(task_id) = self.task.borrow().clone() else { return };
+        let Some(cancel) = self.cancel.borrow().clone() else { return };
         self.cancelling.set(true);
         self.page.set_cancellable(false);
         self.page.note("cancelling…");
-        let this = Rc::clone(self);
-        spawn_local(async move {
-            match cancel_task(&this.client, &task_id, StepOptions::default()).await {
-                Ok(Ok(())) => this.page.note("tasks/cancel acknowledged"),
-                Ok(Err(error)) => this.cancel_failed(&error.to_string()),
-                Err(e) => this.cancel_failed(&describe(&e)),
-            }
-        });
-    }
-
-    /// Shows why Cancel failed, and allows trying again while the run lasts.
-    fn cancel_failed(&self, why: &str) {
-        self.cancelling.set(false);
-        self.page.note(&format!("cancel failed: {why}"));
-        self.page.set_cancellable(self.running.get());
+        cancel.abort();
     }
 }
 

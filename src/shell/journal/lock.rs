@@ -12,7 +12,7 @@ use super::key::key_of;
 use crate::engine::{AbortScope, Event, Verdict};
 use crate::json::Json;
 use crate::shell::inbox::Inbox;
-use crate::shell::settle::{Driving, Ended};
+use crate::shell::settle::{Driving, Ended, Rejection};
 use crate::shell::signals::{is_aborted, reason_of, subscribe};
 use crate::shell::tagged::outcome_to_js;
 use crate::shell::values::field;
@@ -127,8 +127,8 @@ pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSign
     let Some(locks) = locks() else { return body(false) };
     let name = lock_name(server, task_id);
     Box::pin(async move {
-        let Request { granted, held } = request(&locks, &name, &if_available())?;
-        let lock = granted.await?;
+        let Request { granted, held } = request(&locks, &name, &if_available()).map_err(Rejection::Thrown)?;
+        let lock = granted.await.map_err(Rejection::Thrown)?;
         if !lock.is_null() && !lock.is_undefined() {
             let out = body(false).await;
             drop(held);
@@ -137,7 +137,7 @@ pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSign
         drop(held);
         let signal: Option<JsValue> = signal.map(Into::into);
         if let Some(s) = signal.as_ref().filter(|s| is_aborted(s)) {
-            return Err(reason_of(s));
+            return Err(Rejection::Aborted(reason_of(s)));
         }
         // Held elsewhere: the holder's outcome, the lock, or the caller's abort.
         let bc = web_sys::BroadcastChannel::new(&name).ok();
@@ -151,7 +151,7 @@ pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSign
         let inbox = Rc::new(Inbox::default());
         let _watching = signal.as_ref().and_then(|s| subscribe(s, &inbox, AbortScope::All));
         let out = match turn {
-            Err(e) => Err(e),
+            Err(e) => Err(Rejection::Thrown(e)),
             Ok(turn) => {
                 let mut heard = JsFuture::from(heard);
                 let mut granted = Some(turn.granted);
@@ -163,12 +163,12 @@ pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSign
                         return Poll::Ready(Ok(Ended::Told(data)));
                     }
                     if let Poll::Ready(Event::Abort { reason, .. }) = inbox.poll_next(cx) {
-                        return Poll::Ready(Err(reason));
+                        return Poll::Ready(Err(Rejection::Aborted(reason)));
                     }
                     if let Some(g) = granted.as_mut() {
                         match Pin::new(g).poll(cx) {
                             Poll::Pending => {}
-                            Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                            Poll::Ready(Err(e)) => return Poll::Ready(Err(Rejection::Thrown(e))),
                             Poll::Ready(Ok(_)) => {
                                 granted = None;
                                 running = body.take().map(|b| b(true));

@@ -9,7 +9,7 @@ use crate::api::options::AwaitOptions;
 use crate::api::store::JournalStore;
 use crate::engine::wait::Seed;
 use crate::json::Json;
-use crate::shell::settle::Ended;
+use crate::shell::settle::{Ended, Rejection};
 use crate::shell::values::{js_string, read_key};
 use js_sys::Array;
 use std::future::{poll_fn, Future};
@@ -20,16 +20,17 @@ use wasm_bindgen::JsValue;
 
 /// Hears each resumed task's end as it arrives: its index among the entries, its entry, and how it
 /// ended (each API writes it its way); `Err` ends the resume with that rejection.
-pub type Each = Box<dyn FnMut(u32, &JsValue, Ended) -> Result<(), JsValue>>;
+pub type Each = Box<dyn FnMut(u32, &JsValue, Ended) -> Result<(), Rejection>>;
 
 /// The entries `store` holds that can be resumed (with `server`, only those whose `server` is that
 /// value), as the store gave them; an entry past its TTL is deleted from the store instead. `Err`: what
 /// the store threw, or a `TypeError` when `list()` gave no array.
 pub fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> Listing {
     Box::pin(async move {
-        let list = store.list().await?;
+        let list = store.list().await.map_err(Rejection::Thrown)?;
         let Some(items) = list.items() else {
-            return Err(js_sys::TypeError::new("the journal's list() did not resolve with an array").into());
+            let e = js_sys::TypeError::new("the journal's list() did not resolve with an array");
+            return Err(Rejection::Thrown(e.into()));
         };
         let now = js_sys::Date::now();
         let out = Array::new();
@@ -39,7 +40,8 @@ pub fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> Listing {
             }
             let entry_server = read_key(&entry, &js_string("server"));
             if expired(&entry, now) {
-                store.delete(&key_of_values(&entry_server, &read_key(&entry, &js_string("taskId")))).await?;
+                let key = key_of_values(&entry_server, &read_key(&entry, &js_string("taskId")));
+                store.delete(&key).await.map_err(Rejection::Thrown)?;
             } else if server.as_ref().is_none_or(|s| entry_server == *s) {
                 out.push(&entry);
             }
@@ -49,10 +51,10 @@ pub fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> Listing {
 }
 
 /// [`pending_tasks`] on its way: the array of entries.
-pub type Listing = Pin<Box<dyn Future<Output = Result<Array, JsValue>>>>;
+pub type Listing = Pin<Box<dyn Future<Output = Result<Array, Rejection>>>>;
 
 /// [`resume_tasks`] on its way: done when every task was heard.
-pub type Resuming = Pin<Box<dyn Future<Output = Result<(), JsValue>>>>;
+pub type Resuming = Pin<Box<dyn Future<Output = Result<(), Rejection>>>>;
 
 /// Awaits every pending task of `journal`'s server (each as `await_task` with `options` would, under
 /// its lock), all at once; `each` hears each end as it arrives. Rejects with the first rejection (the
