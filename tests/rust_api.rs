@@ -298,6 +298,7 @@ fn text_of(result: &ToolResult) -> String {
     let r: CallToolResult = result.deserialize().unwrap_or_else(|e| panic!("not a CallToolResult: {e:?}"));
     assert_eq!(r.content.len(), 1, "one content block: {r:?}");
     assert_eq!(r.content[0].kind, "text");
+    assert_eq!(result.text(), r.content[0].text, "ToolResult::text() reads the same text");
     r.content[0].text.clone()
 }
 
@@ -493,6 +494,32 @@ async fn cancelled(server: Server) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A Cancel button in one step (issue 30)
+
+on_servers!(cancel_signal);
+/// `forever` with `cancel_signal` aborted after the first read: one `tasks/cancel`, and the wait goes
+/// on to the server's cancelled status (`WaitOutcome::Cancelled`), with no call to `cancel_task`.
+async fn cancel_signal(server: Server) {
+    let client = Counting::new(server);
+    let button = web_sys::AbortController::new().unwrap();
+    let wait = AwaitOptions { cancel_signal: Some(button.signal()), ..wait_options(server) };
+    let waiting = call_and_await(&client, "forever", &json!({}), CallOptions::default(), wait);
+    let c = client.clone();
+    let pressing = async {
+        while c.sent.borrow().iter().filter(|s| s.method == "tasks/get" && s.settled()).count() < 1 {
+            sleep(10).await;
+        }
+        button.abort();
+        button.abort();
+    };
+    let (outcome, ()) = join(waiting, pressing).await;
+    let outcome = outcome.unwrap();
+    let WaitOutcome::Cancelled(status) = &outcome else { panic!("{server:?}: not cancelled: {outcome:?}") };
+    assert_eq!(status.state, TaskState::Cancelled);
+    assert_eq!(client.count("tasks/cancel"), 1, "one tasks/cancel however often pressed");
+}
+
+// ---------------------------------------------------------------------------------------------
 // The deadline
 
 on_servers!(deadline);
@@ -510,6 +537,8 @@ async fn deadline(server: Server) {
     let waited = now() - t0;
     let WaitOutcome::Error(error) = outcome else { panic!("{server:?}: not the timeout: {outcome:?}") };
     assert_eq!(error.code, -32001, "{error:?}");
+    assert!(error.is_timeout(), "the wait's own deadline");
+    assert_eq!(error.last_status().map(|s| s.task_id.as_str()), Some(id.as_str()));
     assert_eq!(error.kind, ErrorKind::Transport);
     let Some(Cause::Timeout { status: Some(status) }) = &error.cause else {
         panic!("not a timeout with a status: {:?}", error.cause)
