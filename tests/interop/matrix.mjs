@@ -64,6 +64,12 @@ export function interopScenarios(lib, server) {
       const out = await waiting;
       assert(out.tag === "cancelled" && out.status.status === "cancelled", show(out));
     }],
+    ["forever → cancelSignal (a Cancel button in one step) → cancelled", async () => {
+      const button = new AbortController();
+      setTimeout(() => button.abort(), 150);
+      const out = await callAndAwait(client(), "forever", {}, {}, { cancelSignal: button.signal });
+      assert(out.tag === "cancelled" && out.status.status === "cancelled", show(out));
+    }],
     ["unknown task id → -32602", async () => {
       const out = await awaitTask(client(), "no-such-task-0001");
       assert(out.tag === "error" && out.error.code === -32602 && out.error.kind === "server", show(out));
