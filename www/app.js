@@ -1,7 +1,7 @@
 // The demo: lists a server's tools, starts any of them as a task (several at once), shows each task
 // live, renders elicitation requests as real forms, and shows every outcome. Plain DOM, no framework.
 // Tasks on an HTTP server are journaled in IndexedDB: reload the page mid-task and they continue.
-import init, { httpClient, directClient, callTool, awaitTask, cancelTask, indexedDbJournal, pendingTasks } from "../pkg/journal/index.js";
+import init, { httpClient, directClient, callTool, awaitTask, resultText, indexedDbJournal, pendingTasks } from "../pkg/journal/index.js";
 import { renderForm, renderUrlConsent } from "./forms.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -112,6 +112,9 @@ async function runTask(toolName, args, entry) {
   const listen = $("#listen").checked && typeof client.listen === "function";
   card.setMode((listen ? "listening" : "polling") + (entry ? ", resumed after reload" : ""));
   const journaled = client.id ? { journal } : {};
+  // The Cancel button in one step: aborting cancelSignal sends tasks/cancel, and the wait goes on to the
+  // server's answer (a cancelled status, or the task's real end when the cancel loses the race).
+  const cancel = new AbortController();
   try {
     let seed = entry?.taskId;
     if (entry?.status) card.setStatus(entry.status);
@@ -121,9 +124,8 @@ async function runTask(toolName, args, entry) {
       card.setStatus(created.status);
       seed = created.status;
     }
-    const taskId = typeof seed === "string" ? seed : seed.taskId;
-    card.onCancel(() => cancelTask(client, taskId));
-    const out = await awaitTask(client, seed, { timeoutMs, listen, onStatus: (s) => card.setStatus(s), ...journaled });
+    card.onCancel(() => cancel.abort());
+    const out = await awaitTask(client, seed, { timeoutMs, listen, cancelSignal: cancel.signal, onStatus: (s) => card.setStatus(s), ...journaled });
     card.finish(out);
   } catch (e) {
     card.finish({ tag: "error", error: { message: String(e?.message ?? e), kind: "exception" } });
@@ -198,7 +200,7 @@ function taskCard(toolName) {
 function describe(out) {
   switch (out.tag) {
     case "ok": {
-      const text = (out.result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+      const text = resultText(out.result);
       return `${out.result.isError ? "tool error" : "result"}: ${text || JSON.stringify(out.result)}`;
     }
     case "cancelled":

@@ -12,7 +12,8 @@ const el = (tag, attrs = {}, ...children) => {
   return node;
 };
 
-const answer = (action, content) => ({ tag: "ok", response: content ? { action, content } : { action } });
+/** A handler answer: the plain ElicitResult (handlers may return it as the official SDK's do). */
+const answer = (action, content) => (content ? { action, content } : { action });
 
 /** One input for a primitive schema property. */
 function field(name, prop, required) {
