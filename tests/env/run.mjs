@@ -4,7 +4,7 @@
 // worker and a Manifest V3 extension service worker (all in headless Chromium).
 import { execFileSync, execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,6 +83,29 @@ try {
     report("tsc --strict against the installed .d.ts (no any)", true);
   } catch (e) {
     report("tsc --strict against the installed .d.ts (no any)", false, String(e.stdout ?? e));
+  }
+
+  // 4b. Every README example (JS and TS) type-checks against the installed package under the flags of a
+  // strict app (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes; JS with checkJs), as
+  // tests/node/readme.test.mjs checks them against the build.
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```(js|ts)\n([\s\S]*?)```/g)].map((m, i) => ({ lang: m[1], code: m[2], n: i + 1 }));
+  const examples = join(app, "readme");
+  mkdirSync(examples, { recursive: true });
+  const files = blocks.map((b) => {
+    const file = join(examples, `block-${b.n}.${b.lang === "ts" ? "ts" : "mjs"}`);
+    writeFileSync(file, b.lang === "ts" ? `${b.code}\nexport {};\n` : `// @ts-check\n${b.code}`);
+    return file;
+  });
+  try {
+    for (const file of files) {
+      run("node", [join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "--strict", "--noUncheckedIndexedAccess", "--exactOptionalPropertyTypes",
+        "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,dom", "--allowJs", "--checkJs",
+        "--typeRoots", join(root, "node_modules/@types"), "--types", "node", "--ignoreConfig", file], examples);
+    }
+    report(`every README example (${files.length}) type-checks against the installed package under strict flags`, true);
+  } catch (e) {
+    report("every README example type-checks against the installed package under strict flags", false, String(e.stdout ?? e));
   }
 
   // 5. Vite app: build, then load the built page.
