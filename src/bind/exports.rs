@@ -18,6 +18,8 @@ use crate::shell::mistake::Mistake;
 #[cfg(feature = "journal")]
 use crate::shell::settle::ended_to_js;
 use crate::shell::settle::settle;
+#[cfg(feature = "journal")]
+use crate::shell::settle::Rejection;
 use crate::shell::timer::armed_count;
 use crate::shell::values::{is_plain_object, js_string};
 use std::rc::Rc;
@@ -98,7 +100,7 @@ pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let store = checked("pendingTasks", || read::store(&journal))?;
         let listing = crate::shell::journal::pending_tasks(store, crate::shell::values::field(&options, "server"));
-        Ok((Box::pin(async move { Ok(listing.await.map_err(crate::shell::settle::Rejection::into_js)?.into()) }), Bound::NONE))
+        Ok((Box::pin(async move { Ok(listing.await.map_err(Rejection::into_js)?.into()) }), Bound::NONE))
     })
 }
 
@@ -122,14 +124,14 @@ pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Prom
         let each = Box::new(move |i: u32, entry: &JsValue, ended| {
             let outcome = ended_to_js(ended);
             if let Some(f) = &on_outcome {
-                f.call2(&JsValue::UNDEFINED, &outcome, entry).map_err(crate::shell::settle::Rejection::Thrown)?;
+                f.call2(&JsValue::UNDEFINED, &outcome, entry).map_err(Rejection::Thrown)?;
             }
             let (task_id, tool) = (read_key(entry, &js_string("taskId")), read_key(entry, &js_string("tool")));
             done.set(i, JsValue::object(vec![("taskId", task_id), ("tool", tool), ("outcome", outcome)]));
             Ok(())
         });
         let resuming = journal::resume_tasks(c, j, o, each);
-        Ok((Box::pin(async move { resuming.await.map(|()| out.into()).map_err(crate::shell::settle::Rejection::into_js) }), Bound::NONE))
+        Ok((Box::pin(async move { resuming.await.map(|()| out.into()).map_err(Rejection::into_js) }), Bound::NONE))
     })
 }
 

@@ -24,7 +24,8 @@ export function adopt(value) {
   });
 }
 
-/** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. */
+/** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. (The
+ * same as js/values.js's: a wasm-bindgen snippet is copied alone and cannot import the package's modules.) */
 function readKey(v, key) {
   if (typeof v !== "object" || v === null) return undefined;
   try {
