@@ -1,6 +1,6 @@
 //! A machine's verdict — how its call ended ([`Verdict`]), and its errors ([`Failure`], why:
 //! [`FailureCause`]) — and their JSON shape (the tagged outcome objects every exported function
-//! resolves with). The Rust API's `Outcome` and `Cause` are their typed views.
+//! resolves with). The Rust API's `CallOutcome`, `WaitOutcome` and `Cause` are their typed views.
 
 use crate::json::Json;
 use crate::proto::rpc::{describe_failure, RpcError};
