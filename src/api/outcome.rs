@@ -213,15 +213,7 @@ impl ToolResult {
     /// # }
     /// ```
     pub fn text(&self) -> String {
-        let texts: Vec<String> = self
-            .content()
-            .into_iter()
-            .filter_map(|c| match c {
-                Content::Text { text } => Some(text),
-                _ => None,
-            })
-            .collect();
-        texts.join("\n")
+        texts_of(&self.value.get("content").and_then(|c| c.items()).unwrap_or_default()).join("\n")
     }
 
     /// The result's content blocks, typed (a block this version does not know is [`Content::Other`],
@@ -284,6 +276,18 @@ pub enum Content {
     },
     /// A block of another type (or a known type without its fields), as it arrived.
     Other(JsValue),
+}
+
+/// The `text` of the `"text"` blocks among `blocks`, in order (a tool result's content, a sampling
+/// message's).
+pub(crate) fn texts_of(blocks: &[JsValue]) -> Vec<String> {
+    blocks
+        .iter()
+        .filter_map(|b| match Content::read(b) {
+            Content::Text { text } => Some(text),
+            _ => None,
+        })
+        .collect()
 }
 
 impl Content {
