@@ -5,7 +5,7 @@
 mod sim;
 
 use mcp_tasks_wasm::engine::call::{CallSettings, CallTool};
-use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode};
+use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, ReadChunk};
 use mcp_tasks_wasm::engine::step::Step;
 use mcp_tasks_wasm::proto::request::Call;
 use serde_json::{json, Value};
@@ -366,4 +366,48 @@ fn a_round_that_took_longer_than_100_ms_is_followed_at_once() {
         sent,
         ["0 tools/call (timeout 60000)", "150 tools/call (timeout 59850)", "300 tools/call (timeout 59700)"]
     );
+}
+
+#[test]
+fn an_mrtr_round_read_over_several_steps_is_decided_as_if_read_in_one() {
+    // Four requests in one round, read 1–4 at a time: the same asks, retry and outcome — also with a
+    // malformed request last (nothing is asked) and with one no handler answers last (the round back).
+    let round = |last: Value| {
+        let mut r = mrtr("a", Some("s"));
+        for k in ["b", "c"] {
+            r["inputRequests"][k] = r["inputRequests"]["a"].clone();
+        }
+        r["inputRequests"]["d"] = last;
+        r
+    };
+    let form = mrtr("a", None)["inputRequests"]["a"].clone();
+    let cases = [
+        (round(form), "task"),
+        (round(json!({"method": 7})), "error"),
+        (round(json!({"method": "roots/list"})), "input_required"),
+    ];
+    for (answer, tag) in cases {
+        let run = |chunk: usize| {
+            let (seen, f) = tools(vec![answer.clone(), created()]);
+            let mut sim = Sim::new(f).handler(|_, _, _, _| {
+                Reaction::After(5, json!({"tag": "ok", "response": {"action": "accept", "content": {}}}))
+            });
+            let opts = CallSettings {
+                input: InputMode::Handlers(FORMS),
+                read_chunk: ReadChunk(chunk),
+                ..CallSettings::default()
+            };
+            let out = call(&mut sim, opts);
+            let sent = seen.borrow().clone();
+            (sim.trace, out, sent)
+        };
+        let whole = run(4);
+        assert_eq!(whole.1["tag"], tag, "{:?}", whole.0);
+        if tag != "task" {
+            assert!(!whole.0.iter().any(|t| t.contains(" ask ")), "{:?}", whole.0);
+        }
+        for chunk in 1..4 {
+            assert_eq!(run(chunk), whole, "read {chunk} at a time");
+        }
+    }
 }

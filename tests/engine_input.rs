@@ -4,7 +4,7 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, WaitSettings};
+use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, ReadChunk, WaitSettings, DEFAULT_READ_CHUNK};
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
 use mcp_tasks_wasm::proto::input::InputKind;
 use serde_json::{json, Value};
@@ -474,12 +474,23 @@ fn ten_thousand_requests_in_one_status_are_each_asked_once_and_answered_in_one_r
     // module it is a handle): 10 000 requests offered, re-offered while their handlers run, answered.
     use mcp_tasks_wasm::engine::inputs::InputDesk;
     use mcp_tasks_wasm::engine::{Action, Queue};
-    let n = 10_000;
+    let n: usize = 10_000;
     let requests: Vec<(String, Value)> = (0..n).map(|i| (format!("k{i}"), form("?"))).collect();
     let status = json!({"taskId": "t1", "status": "input_required"});
-    let mut desk = InputDesk::new(InputMode::Handlers(ALL));
+    let mut desk = InputDesk::new(InputMode::Handlers(ALL), ReadChunk::default());
     let mut out = Queue::new();
     desk.offer(&requests, &status, &mut out).unwrap();
+    // Read a chunk at a time: nothing is asked before the last request is read.
+    let mut steps = 1;
+    while desk.reading() {
+        assert!(out.is_empty(), "an ask before every request was read");
+        steps += 1;
+        if desk.read_more(&mut out).unwrap() {
+            break;
+        }
+    }
+    assert_eq!(steps, n.div_ceil(DEFAULT_READ_CHUNK), "one step per chunk");
+    assert!(!desk.reading());
     let asks: Vec<_> = out
         .drain(..)
         .filter_map(|a| match a {
@@ -517,4 +528,80 @@ fn a_status_listing_more_than_ten_thousand_requests_is_a_protocol_violation() {
     assert_eq!(out["error"]["kind"], "protocol");
     assert_eq!(out["error"]["cause"]["type"], "protocol_violation");
     assert!(out["error"]["message"].as_str().unwrap().contains("10001 input requests"), "{}", out["error"]["message"]);
+}
+
+/// The trace and outcome of one wait whose first status lists `requests` (then the task completes),
+/// every handler answering after 10 ms, read `chunk` requests per step.
+fn read_in_chunks(requests: &Value, input: InputMode, chunk: ReadChunk) -> (Vec<String>, Value, Vec<Value>) {
+    let (script, f) = server(vec![asking(requests.clone()), asking(requests.clone()), done()]);
+    let mut sim = Sim::new(f).handler(|kind, _, _, _| match kind {
+        Some(_) => Reaction::After(10, accept("Ada")),
+        None => Reaction::After(10, json!({"tag": "ok", "responses": {"k0": {"action": "decline"}}})),
+    });
+    let out = run(&mut sim, WaitSettings { input, read_chunk: chunk, ..WaitSettings::default() });
+    let updates = script.updates.borrow().clone();
+    (sim.trace, out, updates)
+}
+
+#[test]
+fn a_status_read_over_several_steps_is_decided_as_if_read_in_one() {
+    // Five requests read 1, 2, 3 or 5 at a time: the same requests, asks, updates, outcome, in the same
+    // order — with every request well-formed, with a malformed or unanswerable one last (nothing is
+    // asked), and for the input function.
+    let mut bad = many_forms(5);
+    bad["k4"] = json!({"params": {}});
+    let mut unanswerable = many_forms(5);
+    unanswerable["k4"] = json!({"method": "sampling/createMessage", "params": {"messages": []}});
+    let forms_only = InputMode::Handlers(HandlerSet { form: true, ..HandlerSet::default() });
+    let cases = [
+        (many_forms(5), InputMode::Handlers(ALL), "ok"),
+        (bad, InputMode::Handlers(ALL), "error"),
+        (unanswerable, forms_only, "input_required"),
+        (many_forms(5), InputMode::Function, "ok"),
+    ];
+    for (requests, input, tag) in cases {
+        let (trace, out, updates) = read_in_chunks(&requests, input, ReadChunk(5));
+        assert_eq!(out["tag"], tag, "{trace:?}");
+        if tag != "ok" {
+            assert!(!trace.iter().any(|t| t.contains(" ask ")), "asked before every request was read: {trace:?}");
+        }
+        for chunk in 1..5 {
+            let (t, o, u) = read_in_chunks(&requests, input, ReadChunk(chunk));
+            assert_eq!((&t, &o, &u), (&trace, &out, &updates), "read {chunk} at a time");
+        }
+    }
+}
+
+#[test]
+fn a_status_read_over_several_steps_asks_nothing_before_the_last_request_is_read() {
+    use mcp_tasks_wasm::engine::{Action, Event, Machine};
+    use mcp_tasks_wasm::proto::rpc::RequestEnd;
+    let reading = |opts: WaitSettings| {
+        let mut w = Wait::new(Seed::TaskId("t1".into()), opts, 0).unwrap();
+        let Some(Action::Send { req, .. }) = w.next_action() else { panic!("no read") };
+        assert!(w.next_action().is_none());
+        w.handle(0, Event::Reply { req, reply: RequestEnd::Result(asking(many_forms(5))) });
+        w
+    };
+    let opts = WaitSettings { read_chunk: ReadChunk(2), ..handlers(ALL) };
+    // Drained: the status first, then a `Continue` after each step but the last (5 requests, 2 a step:
+    // the first step when the status is taken in, then two more), then the five asks.
+    let mut w = reading(opts);
+    let mut kinds = Vec::new();
+    while let Some(a) = w.next_action() {
+        kinds.push(match a {
+            Action::Status(_) => "status",
+            Action::Continue => "continue",
+            Action::Ask { .. } => "ask",
+            other => panic!("unexpected {other:?}"),
+        });
+    }
+    assert_eq!(kinds, ["status", "continue", "ask", "ask", "ask", "ask", "ask"]);
+    // Not drained: the next input finds every request read (the asks queued, nothing lost or doubled).
+    let mut w = reading(opts);
+    assert!(matches!(w.next_action(), Some(Action::Status(_))));
+    assert!(matches!(w.next_action(), Some(Action::Continue)));
+    w.handle(1, Event::Tick);
+    let asks = std::iter::from_fn(|| w.next_action()).filter(|a| matches!(a, Action::Ask { .. })).count();
+    assert_eq!(asks, 5);
 }

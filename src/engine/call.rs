@@ -2,7 +2,7 @@
 
 use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
-use super::settings::{Bounds, InputMode, DEFAULT_MIN_POLL_INTERVAL_MS};
+use super::settings::{Bounds, InputMode, ReadChunk, DEFAULT_MIN_POLL_INTERVAL_MS};
 use super::{later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
@@ -20,6 +20,8 @@ pub struct CallSettings<V> {
     pub input_responses: Option<V>,
     /// The `requestState` to echo with the first request (continuing an MRTR round by hand).
     pub request_state: Option<V>,
+    /// Input requests read per step.
+    pub read_chunk: ReadChunk,
 }
 
 /// The least time between two `tools/call`s of one call (the default `minPollIntervalMs`): a server
@@ -33,6 +35,7 @@ pub struct CallTool<V> {
     arguments: Option<V>,
     timeout_ms: Option<u64>,
     mode: InputMode,
+    read_chunk: ReadChunk,
     flights: Flights,
     /// When the last `tools/call` went out.
     last_sent: Millis,
@@ -53,6 +56,7 @@ impl<J: Json> CallTool<J> {
             arguments,
             timeout_ms: opts.bounds.timeout_ms,
             mode: opts.input,
+            read_chunk: opts.read_chunk,
             flights: Flights::new(deadline, opts.bounds.request_timeout_ms),
             last_sent: now,
             held: None,
@@ -98,12 +102,13 @@ impl<J: Json> CallTool<J> {
                 self.next_round(None, m.request_state, now);
             }
             Ok(CallReply::InputRequired(m)) => {
-                let mut desk = InputDesk::new(self.mode);
+                let mut desk = InputDesk::new(self.mode, self.read_chunk);
                 match desk.offer(&m.requests, &m.object, &mut self.out) {
                     Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::CallInputRequired(m.object))),
                     Err(Stop::Fail(f)) => return self.fail(f),
                     Ok(()) => {}
                 }
+                // The desk may still be reading the requests: `read_on` goes on with them.
                 self.round = Some((m, desk));
             }
         }
@@ -150,6 +155,24 @@ impl<J: Json> CallTool<J> {
         }
     }
 
+    /// Reads the next chunk of the round's requests (see [`InputDesk::read_more`]); `true` while more
+    /// are left to read.
+    fn read_on(&mut self) -> bool {
+        let Some((m, desk)) = self.round.as_mut().filter(|(_, d)| d.reading()) else { return false };
+        match desk.read_more(&mut self.out) {
+            Ok(done) => !done,
+            Err(Stop::Return) => {
+                let status = m.object.clone();
+                self.finish(Finish::Resolve(Verdict::CallInputRequired(status)));
+                false
+            }
+            Err(Stop::Fail(f)) => {
+                self.fail(f);
+                false
+            }
+        }
+    }
+
     fn fail(&mut self, f: Failure<J>) {
         self.finish(Finish::Resolve(Verdict::Error(f)));
     }
@@ -169,6 +192,8 @@ impl<J: Json> CallTool<J> {
 
 impl<J: Json> Machine<J> for CallTool<J> {
     fn handle(&mut self, now: Millis, event: Event<J>) {
+        // A driver that took no input before the requests were all read gets them read first.
+        while self.read_on() {}
         if self.done {
             return;
         }
@@ -196,6 +221,9 @@ impl<J: Json> Machine<J> for CallTool<J> {
     }
 
     fn next_action(&mut self) -> Option<Action<J>> {
+        if self.out.is_empty() && self.read_on() {
+            self.out.push_back(Action::Continue);
+        }
         next_queued(&mut self.out)
     }
 

@@ -7,10 +7,10 @@
 //! last of them answers, and polls in between ask nothing again. Keys the input function leaves out of
 //! its answer stay reserved too (they are not asked again during this wait).
 
-use super::settings::InputMode;
+use super::settings::{InputMode, ReadChunk};
 use super::{sorted, Action, AskId, Failure, Queue};
 use crate::json::Json;
-use crate::proto::input::{check_response, read_input_request, InputKind};
+use crate::proto::input::{check_response, read_input_request, InputKind, InputRequest};
 
 /// Why offering or answering stopped the wait.
 #[derive(Clone, Debug)]
@@ -40,6 +40,17 @@ struct Round<V> {
     answers: Vec<(String, V)>,
 }
 
+/// An offer whose requests are still being read (a status listing more than one read chunk of them).
+#[derive(Clone, Debug)]
+struct Reading<V> {
+    /// The status they came with.
+    status: V,
+    /// The requests not reserved, in the status's order.
+    pending: Vec<(String, V)>,
+    /// Those read so far.
+    parsed: Vec<InputRequest<V>>,
+}
+
 /// The desk for one wait (or one MRTR round). Every step is linear in the requests of the status at
 /// hand, up to a sort (thousands of requests in one status are handled without a quadratic pass).
 #[derive(Clone, Debug)]
@@ -56,13 +67,19 @@ pub struct InputDesk<V> {
     ready: Vec<Vec<(String, V)>>,
     next_ask: u32,
     next_round: u32,
+    /// Requests read per step.
+    chunk: ReadChunk,
+    /// The offer being read, when its status lists more requests than one chunk.
+    reading: Option<Reading<V>>,
 }
 
 impl<J: Json> InputDesk<J> {
-    /// An empty desk answering through `mode`.
-    pub fn new(mode: InputMode) -> Self {
+    /// An empty desk answering through `mode`, reading `chunk` requests per step.
+    pub fn new(mode: InputMode, chunk: ReadChunk) -> Self {
         Self {
             mode,
+            chunk,
+            reading: None,
             reserved: Vec::new(),
             asks: Vec::new(),
             running: 0,
@@ -81,26 +98,59 @@ impl<J: Json> InputDesk<J> {
     /// Offers the requests outstanding in `status` (its `inputRequests` as `requests`): withdraws running
     /// asks (and held answers) whose keys are gone, then hands every key not reserved to the application
     /// as one new round. With `input: "return"` any unreserved key gives the status back at once,
-    /// whatever the requests hold.
+    /// whatever the requests hold. Every request is read before any is handed out (a malformed one fails
+    /// the status, and nothing is asked); when they are more than one chunk, `Ok` leaves the rest to
+    /// [`Self::read_more`] (see [`Self::reading`]): the first chunk is read here.
     pub fn offer(&mut self, requests: &[(String, J)], status: &J, out: &mut Queue<J>) -> Result<(), Stop<J>> {
+        self.reading = None;
         if self.running > 0 {
             self.withdraw_missing(requests, out);
         }
         let reserved = sorted(self.reserved.iter().map(String::as_str));
-        let pending: Vec<&(String, J)> =
-            requests.iter().filter(|(k, _)| reserved.binary_search(&k.as_str()).is_err()).collect();
+        let pending: Vec<(String, J)> =
+            requests.iter().filter(|(k, _)| reserved.binary_search(&k.as_str()).is_err()).cloned().collect();
         if pending.is_empty() {
             return Ok(());
         }
         if self.mode == InputMode::Return {
             return Err(Stop::Return);
         }
-        let mut parsed = Vec::with_capacity(pending.len());
-        for (key, request) in &pending {
-            let r = read_input_request(key, request)
-                .map_err(|m| Stop::Fail(Failure::protocol("inputRequests", m, status.clone())))?;
-            parsed.push(r);
+        self.reading = Some(Reading { status: status.clone(), pending, parsed: Vec::new() });
+        self.read_more(out).map(drop)
+    }
+
+    /// `true` while an offer's requests are being read (see [`Self::read_more`]).
+    pub fn reading(&self) -> bool {
+        self.reading.is_some()
+    }
+
+    /// Reads the next chunk of the requests of the offer being read; once all are read, hands them out
+    /// as [`Self::offer`] does. `Ok(true)`: none is left to read.
+    pub fn read_more(&mut self, out: &mut Queue<J>) -> Result<bool, Stop<J>> {
+        let Some(r) = self.reading.as_mut() else { return Ok(true) };
+        let from = r.parsed.len();
+        let to = from.saturating_add(self.chunk.0.max(1)).min(r.pending.len());
+        for (key, request) in r.pending.get(from..to).unwrap_or_default() {
+            match read_input_request(key, request) {
+                Ok(parsed) => r.parsed.push(parsed),
+                Err(m) => {
+                    let status = r.status.clone();
+                    self.reading = None;
+                    return Err(Stop::Fail(Failure::protocol("inputRequests", m, status)));
+                }
+            }
         }
+        if to < r.pending.len() {
+            return Ok(false);
+        }
+        let Some(r) = self.reading.take() else { return Ok(true) };
+        self.hand_out(r, out)?;
+        Ok(true)
+    }
+
+    /// Hands the requests of a finished read out as one new round.
+    fn hand_out(&mut self, r: Reading<J>, out: &mut Queue<J>) -> Result<(), Stop<J>> {
+        let Reading { status, pending, parsed } = r;
         let round = self.next_round;
         self.next_round += 1;
         let before = self.asks.len();
@@ -194,6 +244,7 @@ impl<J: Json> InputDesk<J> {
         }
         self.running = 0;
         self.rounds.clear();
+        self.reading = None;
     }
 
     fn new_ask(&mut self, round: u32, function: bool, keys: Vec<(String, Option<InputKind>)>) -> AskId {

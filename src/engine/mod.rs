@@ -158,6 +158,10 @@ pub enum Action<V> {
     },
     /// Close the listen stream.
     CloseStream,
+    /// Nothing to carry out: the machine has more work from the same input (a status's input requests
+    /// read a chunk at a time, see [`settings::ReadChunk`]); the driver takes the next action, and may
+    /// let its host run first.
+    Continue,
     /// The call moves on to its next part (`callAndAwait`: from the call to the wait); the
     /// application callbacks of that part apply from now on.
     NextPart,

@@ -22,6 +22,25 @@ pub const RETRY_BASE_MS: u64 = 250;
 /// ends (less could only end in the timeout); otherwise the wait ends at once with the failure.
 pub const RETRY_MIN_LEFT_MS: u64 = 100;
 
+/// How many input requests of one status are read in one step by default (see [`ReadChunk`]).
+pub const DEFAULT_READ_CHUNK: usize = 64;
+
+/// How many input requests of one status a machine reads in one step. A status listing more is read
+/// over several steps, an [`Action::Continue`](super::Action::Continue) between two of them, so that a
+/// driver can let its host run: a status with 10 000 requests is not read in one go. The status itself
+/// is taken in at once (`onStatus`, the next read or the stream); its requests are handed out — or the
+/// status refused for a malformed one, which stops what was started for it — once all are read, and
+/// the machine takes no other input before that. Tests set it small, to reach that path with few
+/// requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadChunk(pub usize);
+
+impl Default for ReadChunk {
+    fn default() -> Self {
+        Self(DEFAULT_READ_CHUNK)
+    }
+}
+
 /// Time bounds shared by every machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
@@ -115,6 +134,8 @@ pub struct WaitSettings {
     pub input: InputMode,
     /// Wait on `subscriptions/listen` instead of polling.
     pub listen: bool,
+    /// Input requests read per step.
+    pub read_chunk: ReadChunk,
 }
 
 impl Default for WaitSettings {
@@ -129,6 +150,7 @@ impl Default for WaitSettings {
             cancel_on_abort: false,
             input: InputMode::default(),
             listen: false,
+            read_chunk: ReadChunk::default(),
         }
     }
 }

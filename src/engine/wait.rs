@@ -17,7 +17,7 @@ use super::flights::{Flights, Lost};
 use super::inputs::{InputDesk, Stop};
 use super::retry::Backoff;
 use super::seen::Seen;
-use super::settings::{InputMode, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
+use super::settings::{InputMode, ReadChunk, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::{
     later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, StreamEvent, Verdict,
 };
@@ -202,7 +202,7 @@ impl<J: Json> Wait<J> {
             done: false,
         };
         for (key, answer) in answered {
-            desk(&mut w.desk, w.opts.input).reserve(key);
+            desk(&mut w.desk, w.opts.input, w.opts.read_chunk).reserve(key);
             if let Some(a) = answer {
                 w.resend.push((key.clone(), a.clone()));
             }
@@ -314,13 +314,17 @@ impl<J: Json> Wait<J> {
                 self.send_again(&requests, now);
                 // Offering nothing to a desk that never had input does nothing: no desk is made for it.
                 if !requests.is_empty() || self.desk.is_some() {
-                    match desk(&mut self.desk, self.opts.input).offer(&requests, &status, &mut self.out) {
+                    let d = desk(&mut self.desk, self.opts.input, self.opts.read_chunk);
+                    match d.offer(&requests, &status, &mut self.out) {
                         Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::InputRequired(status))),
                         Err(Stop::Fail(f)) => return self.fail(f),
                         Ok(()) => {}
                     }
                 }
-                self.send_ready(now);
+                // While the desk still reads the requests, `read_on` sends what is ready once it is done.
+                if !self.desk.as_ref().is_some_and(|d| d.reading()) {
+                    self.send_ready(now);
+                }
             }
         }
         let (interval, lacks) = (self.interval(&view), lacks_payload(&view));
@@ -666,6 +670,23 @@ impl<J: Json> Wait<J> {
         self.stream = Stream::Off;
     }
 
+    /// Reads the next chunk of the input requests of the status last observed (see
+    /// [`InputDesk::read_more`]); once all are read, what `observe` would have done after offering them
+    /// follows. `true` while more are left to read.
+    fn read_on(&mut self) -> bool {
+        let Some(desk) = self.desk.as_mut().filter(|d| d.reading()) else { return false };
+        match desk.read_more(&mut self.out) {
+            Ok(false) => return true,
+            Ok(true) => self.send_ready(self.last.as_ref().map_or(0, |s| s.at)),
+            Err(Stop::Return) => {
+                let status = self.last_status().unwrap_or_else(J::null);
+                self.finish(Finish::Resolve(Verdict::InputRequired(status)));
+            }
+            Err(Stop::Fail(f)) => self.fail(f),
+        }
+        false
+    }
+
     fn fail(&mut self, f: Failure<J>) {
         self.finish(Finish::Resolve(Verdict::Error(f)));
     }
@@ -694,8 +715,8 @@ impl<J: Json> Wait<J> {
 }
 
 /// The desk of `slot`, made (answering through `mode`) when there is none yet.
-fn desk<J: Json>(slot: &mut Option<Box<InputDesk<J>>>, mode: InputMode) -> &mut InputDesk<J> {
-    slot.get_or_insert_with(|| Box::new(InputDesk::new(mode)))
+fn desk<J: Json>(slot: &mut Option<Box<InputDesk<J>>>, mode: InputMode, chunk: ReadChunk) -> &mut InputDesk<J> {
+    slot.get_or_insert_with(|| Box::new(InputDesk::new(mode, chunk)))
 }
 
 /// A seed status that names a payload it does not carry (`input_required` without `inputRequests`,
@@ -714,6 +735,8 @@ const SEED: &str = "awaitTask";
 
 impl<J: Json> Machine<J> for Wait<J> {
     fn handle(&mut self, now: Millis, event: Event<J>) {
+        // A driver that took no input before the requests were all read gets them read first.
+        while self.read_on() {}
         if self.done {
             return;
         }
@@ -758,6 +781,9 @@ impl<J: Json> Machine<J> for Wait<J> {
     }
 
     fn next_action(&mut self) -> Option<Action<J>> {
+        if self.out.is_empty() && self.read_on() {
+            self.out.push_back(Action::Continue);
+        }
         next_queued(&mut self.out)
     }
 

@@ -10,7 +10,8 @@
 //     job of its own with settle-once functions (a throwing read or call rejects), a non-function `then`
 //     is a plain value.
 // The value comes boxed (`[value]`): a promise resolved with a thenable would read its `then` again.
-// Also the listen stream's iterator as the driver uses it (lookup, `next()`, `return()`), one import each.
+// Also the listen stream's iterator as the driver uses it (lookup, `next()`, `return()`), one import each,
+// and the catching field read they share with the module (`readKey`).
 const then = Promise.prototype.then;
 
 export function adopt(value) {
@@ -24,9 +25,10 @@ export function adopt(value) {
   });
 }
 
-/** `v[key]` of an object (not null, not a function), else undefined — also when the read throws. (The
- * same as js/values.js's: a wasm-bindgen snippet is copied alone and cannot import the package's modules.) */
-function readKey(v, key) {
+/** `v[key]` of an object (not null, not a function), else undefined — also when the read throws: every
+ * field read of the module, in one call (src/shell/values.rs `read_key`). (The same as js/values.js's: a
+ * wasm-bindgen snippet is copied alone and cannot import the package's modules.) */
+export function readKey(v, key) {
   if (typeof v !== "object" || v === null) return undefined;
   try {
     return v[key];

@@ -13,7 +13,7 @@ use crate::api::client::Client;
 use crate::api::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallSettings, CallTool};
-use crate::engine::settings::{WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
+use crate::engine::settings::{ReadChunk, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
 use crate::engine::step::Step;
 use crate::engine::wait::{Seed, Wait};
 use crate::engine::{AbortScope, Machine};
@@ -49,6 +49,7 @@ fn call_part(client: &dyn Client, o: CallOptions) -> (CallSettings<JsValue>, Hoo
         input: input_mode(&o.input, &hooks.handlers),
         input_responses: o.input_responses,
         request_state: o.request_state,
+        read_chunk: ReadChunk::default(),
     };
     (opts, hooks)
 }

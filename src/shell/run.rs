@@ -302,6 +302,8 @@ impl Run {
                     self.hooks = h;
                 }
             }
+            // More of the machine's work follows: `perform_all` may pause first.
+            Action::Continue => {}
             // Taken by `perform_all`.
             Action::Finish(_) => {}
         }

@@ -6,7 +6,7 @@ use super::mistake::Mistake;
 use crate::api::callbacks::Handlers;
 use crate::api::options::{AwaitOptions, CallOptions, Input};
 use crate::engine::settings::{
-    Bounds, InputMode, Retry, WaitSettings, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
+    Bounds, InputMode, ReadChunk, Retry, WaitSettings, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
     DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,
 };
 use std::time::Duration;
@@ -82,6 +82,7 @@ impl AwaitOptions {
             cancel_on_abort: self.cancel_on_abort,
             input: input_mode(&self.input, handlers),
             listen: self.listen,
+            read_chunk: ReadChunk::default(),
         };
         if opts.min_poll_interval_ms > opts.max_poll_interval_ms {
             return Err(Mistake::rule("minPollIntervalMs must not exceed maxPollIntervalMs"));

@@ -1,9 +1,10 @@
 //! Reading and building JS values without ever letting a JS exception into the module.
 //!
-//! Every read of an application value goes through a catching binding: js-sys's catching functions
-//! (`Reflect.get`, `Reflect.getPrototypeOf`) and a few catching declarations of our own where js-sys
-//! declares the function without `catch` (`Array.isArray`, `Object.keys` and `Array.from` throw on a
-//! revoked Proxy or a throwing trap). A throwing getter, Proxy trap or revoked Proxy reads as absent /
+//! Every read of an application value goes through a catching binding: a few catching declarations of
+//! our own where js-sys declares the function without `catch` (`Object.keys` and `Array.from` throw on a
+//! revoked Proxy or a throwing trap), and the snippets' reads that catch inside (`readKey`, `kindOf`,
+//! `ownEntries`: one call each where the module would make several — a status with 10 000 input requests
+//! is read within the event loop's share, see `super::slice`). A throwing getter, Proxy trap or revoked Proxy reads as absent /
 //! unreadable and ends only its own call, as a documented outcome. Builds make plain objects and arrays.
 //! Nothing is copied or serialized: a tool result stays the object the client produced.
 
@@ -15,23 +16,12 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    /// `Array.isArray(v)`, catching (a revoked Proxy throws).
-    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
-    fn is_array(v: &JsValue) -> Result<bool, JsValue>;
     /// `Object.keys(v)`, catching (a Proxy's `ownKeys` trap may throw).
     #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
     fn object_keys(v: &JsValue) -> Result<Array, JsValue>;
-    /// `Array.from(v)`, catching (a Proxy over an array may throw on any read).
+    /// `Array.from(v)`, catching (a Proxy over an array may throw on any read): its items in one call.
     #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
-    fn array_from(v: &JsValue) -> Result<Array, JsValue>;
-}
-
-/// `v[key]` of an object (not null, not a function), else `undefined` — also when the read throws.
-pub fn read_key(v: &JsValue, key: &JsValue) -> JsValue {
-    if !v.is_object() {
-        return JsValue::UNDEFINED;
-    }
-    Reflect::get(v, key).unwrap_or(JsValue::UNDEFINED)
+    fn array_from(v: &JsValue) -> Result<Vec<JsValue>, JsValue>;
 }
 
 /// `v[key]` by name (see [`read_key`]); `None` when absent or unreadable.
@@ -46,7 +36,7 @@ pub fn as_function(v: &JsValue) -> Option<Function> {
 
 /// `true` for an object that is not an array (a revoked Proxy is none).
 pub fn is_plain_object(v: &JsValue) -> bool {
-    v.is_object() && is_array(v) == Ok(false)
+    v.kind() == Kind::Object
 }
 
 #[wasm_bindgen(module = "/src/shell/adopt.js")]
@@ -54,21 +44,20 @@ extern "C" {
     /// A promise of the module's own that settles as `await v` would, its value boxed as `[value]`
     /// (see `adopt.js`): the only kind of promise the module awaits, whatever application code returned.
     pub fn adopt(v: &JsValue) -> Promise;
+    /// `v[key]` of an object (not null, not a function), else `undefined` — also when the read throws.
+    #[wasm_bindgen(js_name = readKey)]
+    pub fn read_key(v: &JsValue, key: &JsValue) -> JsValue;
 }
 
 /// The own enumerable `(key, value)` pairs of a plain object, values read with [`read_key`] and
 /// `undefined` ones left out; `None` for anything else and when its keys cannot be read.
 pub fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
-    if !is_plain_object(v) {
-        return None;
-    }
-    let keys = object_keys(v).ok()?;
-    let mut out = Vec::with_capacity(keys.length() as usize);
-    for key in keys.iter() {
-        let value = read_key(v, &key);
-        if !value.is_undefined() {
-            out.push((text_of(&key).unwrap_or_default(), value));
-        }
+    let flat = own_entries(v)?;
+    let mut out = Vec::with_capacity(flat.len() / 2);
+    let mut items = flat.into_iter();
+    // The keys come in their exact form (escaped in JS where needed): their text is the key.
+    while let (Some(key), Some(value)) = (items.next(), items.next()) {
+        out.push((key.as_string().unwrap_or_default(), value));
     }
     Some(out)
 }
@@ -139,6 +128,12 @@ extern "C" {
     /// The JS string an escaped form stands for (`undefined`: not one).
     #[wasm_bindgen(js_name = unescapeText)]
     fn unescape_text(s: &str) -> JsValue;
+    /// The own enumerable entries of a plain object as `[key, value, …]`, keys exact (see [`entries`]).
+    #[wasm_bindgen(js_name = ownEntries)]
+    fn own_entries(v: &JsValue) -> Option<Vec<JsValue>>;
+    /// The kind of `v` as a number: `Kind`'s variants in order (one call instead of one per test).
+    #[wasm_bindgen(js_name = kindOf)]
+    fn kind_of(v: &JsValue) -> u8;
     /// `o[key] = value` as an own data property (also for `"__proto__"`).
     #[wasm_bindgen(js_name = defineOwn)]
     fn define_own(o: &Object, key: &JsValue, value: &JsValue);
@@ -177,22 +172,14 @@ pub fn js_text(s: &str) -> JsValue {
 
 impl Json for JsValue {
     fn kind(&self) -> Kind {
-        if self.is_null() {
-            Kind::Null
-        } else if self.as_bool().is_some() {
-            Kind::Bool
-        } else if self.as_f64().is_some() {
-            Kind::Number
-        } else if self.is_string() {
-            Kind::String
-        } else if !self.is_object() {
-            Kind::Other
-        } else {
-            match is_array(self) {
-                Ok(true) => Kind::Array,
-                Ok(false) => Kind::Object,
-                Err(_) => Kind::Other,
-            }
+        match kind_of(self) {
+            0 => Kind::Null,
+            1 => Kind::Bool,
+            2 => Kind::Number,
+            3 => Kind::String,
+            4 => Kind::Array,
+            5 => Kind::Object,
+            _ => Kind::Other,
         }
     }
 
@@ -221,10 +208,10 @@ impl Json for JsValue {
     }
 
     fn items(&self) -> Option<Vec<Self>> {
-        if is_array(self) != Ok(true) {
+        if self.kind() != Kind::Array {
             return None;
         }
-        array_from(self).ok().map(|a| a.iter().collect())
+        array_from(self).ok()
     }
 
     fn is_exception(&self) -> bool {

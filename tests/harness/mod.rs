@@ -17,7 +17,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use mcp_tasks_wasm::engine::both::CallAndAwait;
 use mcp_tasks_wasm::engine::call::{CallSettings, CallTool};
 use mcp_tasks_wasm::engine::settings::{
-    Bounds, HandlerSet, InputMode, Retry, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS,
+    Bounds, HandlerSet, InputMode, ReadChunk, Retry, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS,
 };
 use mcp_tasks_wasm::engine::step::Step;
 use mcp_tasks_wasm::engine::wait::{Seed, Wait};
@@ -1147,6 +1147,17 @@ fn wait_options(o: &Opts) -> WaitSettings {
         cancel_on_abort: o.cancel_on_abort,
         input: o.input.mode(),
         listen: o.listen,
+        read_chunk: read_chunk(o),
+    }
+}
+
+/// The read chunk of a scenario: 1–3 requests per step (a status of the harness lists at most four, so
+/// the read over several steps is reached), or the default — taken from the jitter seed's top bits
+/// rather than a byte of its own, so that stored fuzz inputs keep their meaning.
+fn read_chunk(o: &Opts) -> ReadChunk {
+    match o.seed >> 62 {
+        0 => ReadChunk::default(),
+        n => ReadChunk(n as usize),
     }
 }
 
@@ -1169,7 +1180,12 @@ impl<'s> World<'s> {
     /// Builds the machine at time 0; `None` when it refuses to start (a broken seed).
     fn new(s: &'s Scenario, rules: Rules, verbose: bool) -> Option<Self> {
         let opts = wait_options(&s.opts);
-        let call_opts = || CallSettings { bounds: opts.bounds, input: opts.input, ..CallSettings::default() };
+        let call_opts = || CallSettings {
+            bounds: opts.bounds,
+            input: opts.input,
+            read_chunk: opts.read_chunk,
+            ..CallSettings::default()
+        };
         let mut preanswered = Vec::new();
         let (machine, subject, phase): (Box<dyn Machine<Value>>, _, _) = match &s.subject {
             Subject::WaitId => {
@@ -1668,6 +1684,7 @@ impl<'s> World<'s> {
                 self.stream_open = false;
             }
             Action::NextPart => self.on_next_part(),
+            Action::Continue => {}
             Action::Finish(f) => self.on_finish(f),
         }
     }
@@ -2150,6 +2167,7 @@ fn action_summary(a: &Action<Value>) -> String {
         Action::OpenStream { .. } => "open stream".into(),
         Action::CloseStream => "close stream".into(),
         Action::NextPart => "next part".into(),
+        Action::Continue => "continue".into(),
         Action::Finish(Finish::Resolve(o)) => format!("finish {}", short(&o.to_json())),
         Action::Finish(Finish::Reject(v)) => format!("finish reject {}", short(v)),
     }

@@ -262,6 +262,7 @@ impl Sim {
                 }
             }
             Action::NextPart => self.log("next part".into()),
+            Action::Continue => {}
             Action::CloseStream => {
                 self.stream_open = false;
                 self.queue.retain(|(_, _, p)| !matches!(p, Pending::Stream(_)));
