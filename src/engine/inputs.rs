@@ -154,6 +154,7 @@ impl<J: Json> InputDesk<J> {
         let round = self.next_round;
         self.next_round += 1;
         let before = self.asks.len();
+        // Every key handed out is reserved.
         match self.mode {
             InputMode::Return => return Err(Stop::Return),
             InputMode::Handlers(set) => {
@@ -162,27 +163,20 @@ impl<J: Json> InputDesk<J> {
                 }
                 for r in parsed {
                     let Some(kind) = r.kind else { continue };
+                    self.reserved.push(r.key.clone());
                     let id = self.new_ask(round, false, vec![(r.key.clone(), Some(kind))]);
                     out.push_back(Action::Ask { ask: id, kind, key: r.key, params: r.params, status: status.clone() });
                 }
             }
             InputMode::Function => {
-                let keys: Vec<(String, Option<InputKind>)> = parsed.iter().map(|r| (r.key.clone(), r.kind)).collect();
+                let keys: Vec<(String, Option<InputKind>)> = parsed.into_iter().map(|r| (r.key, r.kind)).collect();
+                self.reserved.extend(keys.iter().map(|(k, _)| k.clone()));
                 let limited = J::object(pending.iter().map(|(k, v)| (k.as_str(), v.clone())).collect());
                 let view = status.with_field("inputRequests", Some(limited));
                 let id = self.new_ask(round, true, keys);
                 out.push_back(Action::AskAll { ask: id, status: view });
             }
         }
-        // Every key handed out is reserved.
-        let asked: Vec<String> = self
-            .asks
-            .get(before..)
-            .unwrap_or_default()
-            .iter()
-            .flat_map(|a| a.keys.iter().map(|(k, _)| k.clone()))
-            .collect();
-        self.reserved.extend(asked);
         self.rounds.push(Round { id: round, open: self.asks.len() - before, answers: Vec::new() });
         Ok(())
     }

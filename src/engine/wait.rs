@@ -310,12 +310,12 @@ impl<J: Json> Wait<J> {
                     self.last = Some(Seen::new(view, now, interval, lacks));
                     return;
                 }
-                let requests = view.input_requests.clone().unwrap_or_default();
-                self.send_again(&requests, now);
+                let requests = view.input_requests.as_deref().unwrap_or_default();
+                self.send_again(requests, now);
                 // Offering nothing to a desk that never had input does nothing: no desk is made for it.
                 if !requests.is_empty() || self.desk.is_some() {
                     let d = desk(&mut self.desk, self.opts.input, self.opts.read_chunk);
-                    match d.offer(&requests, &status, &mut self.out) {
+                    match d.offer(requests, &status, &mut self.out) {
                         Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::InputRequired(status))),
                         Err(Stop::Fail(f)) => return self.fail(f),
                         Ok(()) => {}

@@ -2,17 +2,13 @@
 // and cannot hold a lone surrogate, so a JS string that has one (or that starts with the mark itself)
 // crosses as its escaped form: the mark U+FDD0, then each UTF-16 code unit as four hex digits — one
 // to one, so it goes back out as the very string that came in. Also the two checks the module leaves
-// to the host, each one import (the DOMException test, the URL test of a url elicitation), and the two
-// reads that would take the module many calls each (a value's kind, an object's entries).
+// to the host, each one import (the DOMException test, the URL test of a url elicitation), and a
+// value's kind (one call where the module would make several).
 const MARK = "\uFDD0";
-/** A UTF-16 surrogate code unit, and a well-formed pair of them (the first test skips the second for
- * the strings that have none: nearly all, and every key of an object is checked). */
-const SURROGATE = /[\uD800-\uDFFF]/;
-const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 /** The escaped form of `s` when Rust text cannot stand for it exactly, else undefined. */
 export function escapeText(s) {
-  if (!s.startsWith(MARK) && !(SURROGATE.test(s) && SURROGATE.test(s.replace(PAIR, "")))) return undefined;
+  if (!s.startsWith(MARK) && !/[\uD800-\uDFFF]/.test(s.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ""))) return undefined;
   let out = MARK;
   for (let i = 0; i < s.length; i++) out += s.charCodeAt(i).toString(16).padStart(4, "0");
   return out;
@@ -27,53 +23,21 @@ export function unescapeText(s) {
   return out;
 }
 
-/** The own enumerable entries of a plain object as one flat array `[key, value, key, value, …]`, each key
- * in its exact form (escaped as `escapeText` does when Rust text cannot hold it), values read as
- * `readKey` reads them and `undefined` ones left out; `undefined` for anything but a plain object and
- * when its keys cannot be read (a Proxy's `ownKeys` trap may throw). One call for the whole object: an
- * `inputRequests` of 10 000 entries crosses into the module once. */
-export function ownEntries(v) {
-  if (kindOf(v) !== 5) return undefined;
-  let keys;
-  try {
-    keys = Object.keys(v);
-  } catch {
-    return undefined;
-  }
-  const out = [];
-  for (const key of keys) {
-    let value;
-    try {
-      value = v[key];
-    } catch {
-      continue;
-    }
-    if (value !== undefined) out.push(escapeText(key) ?? key, value);
-  }
-  return out;
-}
-
 /** What kind of value `v` is, in one call (src/json.rs `Kind`, in order): 0 null, 1 boolean, 2 number,
  * 3 string, 4 array, 5 plain object, 6 anything else (also a revoked Proxy, whose `Array.isArray` throws). */
 export function kindOf(v) {
   if (v === null) return 0;
-  switch (typeof v) {
-    case "boolean":
-      return 1;
-    case "number":
-      return 2;
-    case "string":
-      return 3;
-    case "object":
-      try {
-        return Array.isArray(v) ? 4 : 5;
-      } catch {
-        return 6;
-      }
-    default:
-      return 6;
+  const k = KINDS[typeof v];
+  if (k !== 5) return k ?? 6;
+  try {
+    return Array.isArray(v) ? 4 : 5;
+  } catch {
+    return 6;
   }
 }
+
+/** `kindOf` by `typeof` (an object may still be an array). */
+const KINDS = { boolean: 1, number: 2, string: 3, object: 5 };
 
 /** Sets `o[key] = value` as an own data property (assignment would take "__proto__" as the prototype). */
 export function defineOwn(o, key, value) {

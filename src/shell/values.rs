@@ -2,10 +2,9 @@
 //!
 //! Every read of an application value goes through a catching binding: a few catching declarations of
 //! our own where js-sys declares the function without `catch` (`Object.keys` and `Array.from` throw on a
-//! revoked Proxy or a throwing trap), and the snippets' reads that catch inside (`readKey`, `kindOf`,
-//! `ownEntries`: one call each where the module would make several — a status with 10 000 input requests
-//! is read within the event loop's share, see `super::slice`). A throwing getter, Proxy trap or revoked Proxy reads as absent /
-//! unreadable and ends only its own call, as a documented outcome. Builds make plain objects and arrays.
+//! revoked Proxy or a throwing trap), and the snippets' reads that catch inside (`readKey`, `kindOf`: one
+//! call each where the module would make several). A throwing getter, Proxy trap or revoked Proxy reads
+//! as absent / unreadable and ends only its own call, as a documented outcome. Builds make plain objects and arrays.
 //! Nothing is copied or serialized: a tool result stays the object the client produced.
 
 use crate::json::{Json, Kind};
@@ -19,9 +18,9 @@ extern "C" {
     /// `Object.keys(v)`, catching (a Proxy's `ownKeys` trap may throw).
     #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
     fn object_keys(v: &JsValue) -> Result<Array, JsValue>;
-    /// `Array.from(v)`, catching (a Proxy over an array may throw on any read): its items in one call.
+    /// `Array.from(v)`, catching (a Proxy over an array may throw on any read).
     #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
-    fn array_from(v: &JsValue) -> Result<Vec<JsValue>, JsValue>;
+    fn array_from(v: &JsValue) -> Result<Array, JsValue>;
 }
 
 /// `v[key]` by name (see [`read_key`]); `None` when absent or unreadable.
@@ -52,12 +51,16 @@ extern "C" {
 /// The own enumerable `(key, value)` pairs of a plain object, values read with [`read_key`] and
 /// `undefined` ones left out; `None` for anything else and when its keys cannot be read.
 pub fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
-    let flat = own_entries(v)?;
-    let mut out = Vec::with_capacity(flat.len() / 2);
-    let mut items = flat.into_iter();
-    // The keys come in their exact form (escaped in JS where needed): their text is the key.
-    while let (Some(key), Some(value)) = (items.next(), items.next()) {
-        out.push((key.as_string().unwrap_or_default(), value));
+    if !is_plain_object(v) {
+        return None;
+    }
+    let keys = object_keys(v).ok()?;
+    let mut out = Vec::with_capacity(keys.length() as usize);
+    for key in keys.iter() {
+        let value = read_key(v, &key);
+        if !value.is_undefined() {
+            out.push((text_of(&key).unwrap_or_default(), value));
+        }
     }
     Some(out)
 }
@@ -128,9 +131,6 @@ extern "C" {
     /// The JS string an escaped form stands for (`undefined`: not one).
     #[wasm_bindgen(js_name = unescapeText)]
     fn unescape_text(s: &str) -> JsValue;
-    /// The own enumerable entries of a plain object as `[key, value, …]`, keys exact (see [`entries`]).
-    #[wasm_bindgen(js_name = ownEntries)]
-    fn own_entries(v: &JsValue) -> Option<Vec<JsValue>>;
     /// The kind of `v` as a number: `Kind`'s variants in order (one call instead of one per test).
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(v: &JsValue) -> u8;
@@ -211,7 +211,7 @@ impl Json for JsValue {
         if self.kind() != Kind::Array {
             return None;
         }
-        array_from(self).ok()
+        array_from(self).ok().map(|a| a.iter().collect())
     }
 
     fn is_exception(&self) -> bool {
