@@ -5,7 +5,8 @@ use crate::text::decimal;
 
 /// The most input requests one status (or MRTR round) may list: more is a protocol violation. It bounds
 /// what a wait holds for a server (one reserved key, and at most one running handler call, per request)
-/// and keeps the work on one status short (10 000 are handled in one pass of a few tens of ms).
+/// and keeps the work on one status short (10 000 are read a chunk at a time, see
+/// [`ReadChunk`](crate::engine::settings::ReadChunk), and handled in linear passes).
 pub const MAX_INPUT_REQUESTS: usize = 10_000;
 
 /// The entries of an `inputRequests` object; `Err` when it lists more than [`MAX_INPUT_REQUESTS`] (counted
