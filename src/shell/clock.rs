@@ -13,7 +13,12 @@ extern "C" {
 
 /// Milliseconds on the monotonic clock (rounded down).
 pub fn now() -> Millis {
-    now_ms().max(0.0) as Millis
+    millis(now_ms())
+}
+
+/// A reading of [`now_ms`] in whole milliseconds (rounded down).
+pub fn millis(t: f64) -> Millis {
+    t.max(0.0) as Millis
 }
 
 /// Milliseconds on the monotonic clock, as `performance.now()` gives them.

@@ -11,7 +11,7 @@
 //! Dropping the future (a Rust caller that stops awaiting) ends the run on the spot: every request and
 //! handler call in flight is aborted, the stream closed, the signals unwatched — nothing more is sent.
 
-use super::clock::now;
+use super::clock::{millis, now};
 use super::hooks::Hooks;
 use super::inbox::Inbox;
 use super::live::{Counted, Counter};
@@ -204,26 +204,31 @@ impl Future for Run {
 impl Run {
     /// The body of `poll` (`since`: when this poll began).
     fn step(&mut self, cx: &mut Context<'_>, since: f64) -> Poll<Settled> {
+        // The clock is read once per event: for the slice and as the time the machine is handed (the
+        // first read is the poll's own).
+        let mut read = Some(since);
         loop {
             if let Some(pause) = &mut self.paused {
                 if Pin::new(pause).poll(cx).is_pending() {
                     return Poll::Pending;
                 }
                 self.paused = None;
+                read = None;
                 // What the machine decided before the pause is carried out first.
                 if let Some(end) = self.perform_all(since) {
                     return Poll::Ready(end);
                 }
                 continue;
             }
-            if slice::over(since) {
+            let t = read.take().unwrap_or_else(slice::precise_now);
+            if slice::over_at(since, t) {
                 self.paused = Some(next_turn());
                 continue;
             }
             self.arm();
             let Poll::Ready(event) = self.next_event(cx) else { return Poll::Pending };
             self.threw |= matches!(event, Event::Throw { .. });
-            self.machine.handle(now(), event);
+            self.machine.handle(millis(t), event);
             if let Some(end) = self.perform_all(since) {
                 return Poll::Ready(end);
             }

@@ -27,7 +27,12 @@ pub fn spend(ms: f64) {
 
 /// `true` once the work counted, and `since` (when the current stretch began), passed the slice.
 pub fn over(since: f64) -> bool {
-    WORK.with(Cell::get) + (precise_now() - since) > SLICE_MS
+    over_at(since, precise_now())
+}
+
+/// [`over`] with the clock already read: `now` is `precise_now()`.
+pub fn over_at(since: f64, now: f64) -> bool {
+    WORK.with(Cell::get) + (now - since) > SLICE_MS
 }
 
 /// The host ran a task of the module's timer: a new slice begins.

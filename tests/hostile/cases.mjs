@@ -199,16 +199,20 @@ class Ctx {
   async call(label, start, deadlineMs) {
     this.progress(`calling ${label}`);
     const t0 = now();
+    // Started before the call: a stall during its synchronous part (the process starved of the CPU
+    // right then) counts as the call's stall too.
+    const gaps = gapMonitor();
     let p;
     try {
       p = start();
     } catch (e) {
+      gaps.stop();
       throw new CaseFailure(`${label} threw synchronously instead of returning a Promise: ${show(e)}`);
     }
+    if (!(p instanceof Promise)) gaps.stop();
     assert(p instanceof Promise, `${label} returned ${show(p)}, not a Promise`);
     const deadline = () => (typeof deadlineMs === "function" ? deadlineMs() : t0 + deadlineMs);
     const o = { label, t0 };
-    const gaps = gapMonitor();
     const settled = p.then((value) => Object.assign(o, { resolved: true, value }), (error) => Object.assign(o, { resolved: false, error }));
     let watchdog;
     for (;;) {
