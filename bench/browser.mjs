@@ -141,11 +141,13 @@ export async function runBrowser({ root, log = () => {}, runs = 5, manyRuns = 3,
     }
 
     // 3. Many waits: a fresh page per repeat; the first (cold) run is sampled for memory, one warm run
-    //    more for CPU.
+    //    more for CPU. The two libraries take turns, repeat by repeat (the machine's speed drifts over a
+    //    minute: measured one block after the other, their ratio swung from 0.29× to 0.46×).
     out.many = {};
-    for (const kind of ["ours", "theirs"]) {
-      const reps = [];
-      for (let rep = 0; rep < manyRuns; rep += 1) {
+    const repsOf = { ours: [], theirs: [] };
+    for (let rep = 0; rep < manyRuns; rep += 1) {
+      for (const kind of ["ours", "theirs"]) {
+        const reps = repsOf[kind];
         const p = await fresh(kind);
         const m00 = await p.page.evaluate(() => window.bench.mem());
         const serverShareBytes = await p.page.evaluate((k) => window.bench.serverShareBytes(k), n);
@@ -170,6 +172,9 @@ export async function runBrowser({ root, log = () => {}, runs = 5, manyRuns = 3,
         });
         await p.close();
       }
+    }
+    for (const kind of ["ours", "theirs"]) {
+      const reps = repsOf[kind];
       const med = (k) => median(reps.map((r) => r[k]));
       out.many[kind] = {
         bytesPerWait: med("bytesPerWait"), heapPerWait: med("heapPerWait"), wasmPerWait: med("wasmPerWait"),
