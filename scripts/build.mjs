@@ -82,6 +82,8 @@ if (!fresh || process.argv.includes("--force")) {
     run("wasm-bindgen", [
       "--target", "web", "--out-dir", variant.dir, "--out-name", "mcp_tasks_wasm",
       "--remove-name-section", "--remove-producers-section",
+      // TextEncoder's encodeInto is in every browser and Node the package supports: no fallback for it.
+      "--encode-into", "always",
       join(target, "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
     ]);
     shrink(join(variant.dir, "mcp_tasks_wasm_bg.wasm"));
