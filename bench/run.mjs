@@ -99,10 +99,15 @@ R.node.big = { ours: await child("big", "ours", { runs: RUNS }), theirs: await c
 log(`node big: ours ${R.node.big.ours.cpuMs.toFixed(3)} ms, theirs ${R.node.big.theirs.cpuMs.toFixed(1)} ms`);
 
 // 3. Many waits: fresh processes (cold wasm memory), each: server share, one sampled cold run, 2 warm runs.
+// The repeats alternate between the libraries (ours, theirs, ours, …), as in the browser: the machine's
+// drift over the minute they take then weighs on both alike.
 R.node.many = {};
+const manyReps = { ours: [], theirs: [] };
+for (let i = 0; i < MANY_REPS; i += 1) {
+  for (const kind of ["ours", "theirs"]) manyReps[kind].push(await child("many", kind, { n: N, runs: 2 }));
+}
 for (const kind of ["ours", "theirs"]) {
-  const reps = [];
-  for (let i = 0; i < MANY_REPS; i += 1) reps.push(await child("many", kind, { n: N, runs: 2 }));
+  const reps = manyReps[kind];
   const med = (f) => median(reps.map(f));
   R.node.many[kind] = {
     reps,
