@@ -12,8 +12,8 @@ use super::error::Error;
 use crate::json::Json;
 use crate::shell::client::ClientObject;
 use crate::shell::millis::millis_f64;
-use crate::shell::values::{as_function, field, js_string};
-use js_sys::{Object, Reflect};
+use crate::shell::values::{as_function, field, js_string, set_key};
+use js_sys::Object;
 use std::future::Future;
 use std::rc::Rc;
 use std::time::Duration;
@@ -68,7 +68,7 @@ impl JsClient {
         let object = object.map_err(|e| Error::thrown_type_error(&e))?;
         let client = Self { handlers, ..Self::new(&object)? };
         if let Some(id) = id {
-            let _ = Reflect::set(&object, &js_string("id"), &js_string(id));
+            set_key(&object, "id", &js_string(id));
         }
         Ok(client)
     }
@@ -172,14 +172,14 @@ fn adapter_options(
 ) -> Object {
     let o = Object::new();
     if let Some(t) = request_timeout {
-        let _ = Reflect::set(&o, &js_string("requestTimeoutMs"), &JsValue::from_f64(millis_f64(t)));
+        set_key(&o, "requestTimeoutMs", &JsValue::from_f64(millis_f64(t)));
     }
     if let Some(info) = client_info {
         let v = JsValue::object(vec![("name", js_string(&info.name)), ("version", js_string(&info.version))]);
-        let _ = Reflect::set(&o, &js_string("clientInfo"), &v);
+        set_key(&o, "clientInfo", &v);
     }
     if let Some(c) = capabilities {
-        let _ = Reflect::set(&o, &js_string("clientCapabilities"), c);
+        set_key(&o, "clientCapabilities", c);
     }
     o
 }
@@ -237,9 +237,9 @@ impl HttpClient {
         if !options.headers.is_empty() {
             let headers = Object::new();
             for (name, value) in &options.headers {
-                let _ = Reflect::set(&headers, &js_string(name), &js_string(value));
+                set_key(&headers, name, &js_string(value));
             }
-            let _ = Reflect::set(&o, &js_string("headers"), &headers);
+            set_key(&o, "headers", &headers);
         }
         Ok(Self { js: JsClient::adapted(http_client(url, &o), options.input_handlers, None)? })
     }
@@ -428,7 +428,7 @@ impl DirectClient {
         });
         let o = Object::new();
         if let Some(c) = &options.client_capabilities {
-            let _ = Reflect::set(&o, &js_string("clientCapabilities"), c);
+            set_key(&o, "clientCapabilities", c);
         }
         let js = JsClient::adapted(direct_client(closure.as_ref(), &o), options.input_handlers, options.id.as_deref())?;
         Ok(Self { js, _handler: Rc::new(closure) })

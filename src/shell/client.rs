@@ -6,10 +6,10 @@ use super::hooks::js_handler;
 use super::millis::duration_of_millis;
 use super::mistake::Mistake;
 use super::reply::called;
-use super::values::{as_function, entries, field, is_plain_object, js_string};
+use super::values::{as_function, entries, field, is_plain_object, js_string, set_key};
 use crate::api::callbacks::{Handlers, Reply};
 use crate::api::client::{Client, RequestOptions};
-use js_sys::{Function, Object, Reflect};
+use js_sys::{Function, Object};
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 
@@ -99,9 +99,9 @@ impl ClientObject {
 /// `{signal, timeoutMs?}` as a JS object.
 fn options_object(signal: &web_sys::AbortSignal, timeout: Option<std::time::Duration>) -> JsValue {
     let o = Object::new();
-    let _ = Reflect::set(&o, &js_string("signal"), signal);
+    set_key(&o, "signal", signal);
     if let Some(t) = timeout {
-        let _ = Reflect::set(&o, &js_string("timeoutMs"), &JsValue::from_f64(super::millis::millis_f64(t)));
+        set_key(&o, "timeoutMs", &JsValue::from_f64(super::millis::millis_f64(t)));
     }
     o.into()
 }

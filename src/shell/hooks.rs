@@ -3,9 +3,9 @@
 //! [`js_input_fn`], so a Rust application can give its own.
 
 use super::reply::called;
-use super::values::js_string;
+use super::values::{js_string, set_key};
 use crate::api::callbacks::{HandlerFn, Handlers, InputFn, StatusFn};
-use js_sys::{Function, Object, Reflect};
+use js_sys::{Function, Object};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -29,9 +29,9 @@ pub fn js_status(f: Function) -> StatusFn {
 pub fn js_handler(f: Function, this: JsValue) -> HandlerFn {
     Rc::new(move |params, cx| {
         let context = Object::new();
-        let _ = Reflect::set(&context, &js_string("key"), &cx.key.as_deref().map_or(JsValue::UNDEFINED, js_string));
-        let _ = Reflect::set(&context, &js_string("status"), &cx.status);
-        let _ = Reflect::set(&context, &js_string("signal"), &cx.signal);
+        set_key(&context, "key", &cx.key.as_deref().map_or(JsValue::UNDEFINED, js_string));
+        set_key(&context, "status", &cx.status);
+        set_key(&context, "signal", &cx.signal);
         called(f.call2(&this, &params, &context))
     })
 }
@@ -40,7 +40,7 @@ pub fn js_handler(f: Function, this: JsValue) -> HandlerFn {
 pub fn js_input_fn(f: Function) -> InputFn {
     Rc::new(move |status, cx| {
         let context = Object::new();
-        let _ = Reflect::set(&context, &js_string("signal"), &cx.signal);
+        set_key(&context, "signal", &cx.signal);
         called(f.call2(&JsValue::UNDEFINED, &status, &context))
     })
 }

@@ -882,6 +882,32 @@ scenario("keys:__proto__", 'input requests under the keys "__proto__", "construc
   expectTag(t, o, "ok");
   return detail;
 });
+scenario("proto:throwing-setters", 'throwing setters on Object.prototype for "signal", "timeoutMs", "createdAt" and "lastUpdatedAt" (fields the module sets on the request options and status objects it builds), then callAndAwait with onStatus', "ok; the setters ran and threw (each caught: the field is left unset), no exception escaped; the statuses lack those fields", async (t) => {
+  // (Not "pollIntervalMs": the created task's status object, without it, would make the wait poll at its
+  // default interval, past this case's deadline — the same as before the module assigned fields itself.)
+  const keys = ["signal", "timeoutMs", "createdAt", "lastUpdatedAt"];
+  const stamp = "2026-01-01T00:00:00Z";
+  const client = {
+    request(method) {
+      if (method === "tools/call") return Promise.resolve({ ...working(), resultType: "task", createdAt: stamp, lastUpdatedAt: stamp, ttlMs: 60000 });
+      return Promise.resolve({ ...completed(), createdAt: stamp });
+    },
+  };
+  let thrown = 0;
+  const statuses = [];
+  for (const k of keys) Object.defineProperty(Object.prototype, k, { set() { thrown += 1; throw new Error(`setter ${k}`); }, configurable: true });
+  let o;
+  try {
+    o = await t.call("callAndAwait", () => t.lib.callAndAwait(client, "x", {}, {}, { timeoutMs: T, onStatus: (s) => statuses.push(Object.keys(s)) }), T);
+  } finally {
+    for (const k of keys) delete Object.prototype[k];
+  }
+  const detail = `${t.describe(o)}; setters threw ${thrown} times; status keys ${show(statuses)}`;
+  assert(thrown > 0, `harness: no setter ran (${detail})`);
+  assert(statuses.length > 0 && statuses.every((s) => !s.some((k) => keys.includes(k))), `the statuses hold no polluted field: ${detail}`);
+  expectTag(t, o, "ok");
+  return detail;
+});
 
 // The caller's stack: calls made within the last ~2000 frames before the JS stack limit.
 scenario("stack:near-limit", "recursing to the stack limit, at each of the last 2000 depths: capabilities({a:1}) (RangeError caught) and callAndAwait against a healthy client; 3 times", "callAndAwait never throws synchronously where a call with 4 KB of arguments still fits (its entry's room); every call started settles; then at normal depth capabilities, a healthy callAndAwait (ok) and liveCounts all zero", async (t) => {

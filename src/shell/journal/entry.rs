@@ -4,8 +4,8 @@
 //! changed (the store may keep what it is given).
 
 use crate::json::Json;
-use crate::shell::values::{entries, field, js_string, js_text, text_of};
-use js_sys::{Array, Object, Reflect};
+use crate::shell::values::{entries, field, js_string, js_text, set_key, text_of};
+use js_sys::{Array, Object};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// `v[key]` when it is a string, else `null`.
@@ -35,7 +35,7 @@ fn item(key: JsValue, hash: JsValue, answer: Option<JsValue>) -> JsValue {
 /// A copy of our `entry` with `key` set to `value` (the copy is new: `entry` is never changed).
 fn with(entry: &JsValue, key: &str, value: &JsValue) -> JsValue {
     let copy = Object::assign(&Object::new(), entry.unchecked_ref());
-    let _ = Reflect::set(&copy, &js_string(key), value);
+    set_key(&copy, key, value);
     copy.into()
 }
 
@@ -69,15 +69,15 @@ pub fn see(entry: &JsValue, status: &JsValue) -> JsValue {
     let copy = Object::new();
     for (k, v) in entries(status).unwrap_or_default() {
         if k != "result" && k != "error" {
-            let _ = Reflect::set(&copy, &js_string(&k), &v);
+            set_key(&copy, &k, &v);
         }
     }
     let next = with(entry, "status", &copy);
     if let Some(c) = field(status, "createdAt").filter(JsValue::is_string) {
-        let _ = Reflect::set(&next, &js_string("createdAt"), &c);
+        set_key(&next, "createdAt", &c);
     }
     if let Some(t) = field(status, "ttlMs") {
-        let _ = Reflect::set(&next, &js_string("ttlMs"), &t.as_f64().map_or(JsValue::NULL, JsValue::from_f64));
+        set_key(&next, "ttlMs", &t.as_f64().map_or(JsValue::NULL, JsValue::from_f64));
     }
     next
 }
