@@ -884,7 +884,7 @@ scenario("keys:__proto__", 'input requests under the keys "__proto__", "construc
 });
 scenario("proto:throwing-setters", 'throwing setters on Object.prototype for "signal", "timeoutMs", "createdAt" and "lastUpdatedAt" (fields the module sets on the request options and status objects it builds), then callAndAwait with onStatus', "ok; the setters ran and threw (each caught: the field is left unset), no exception escaped; the statuses lack those fields", async (t) => {
   // (Not "pollIntervalMs": the created task's status object, without it, would make the wait poll at its
-  // default interval, past this case's deadline — the same as before the module assigned fields itself.)
+  // default interval, past this case's deadline — as it did when the fields were set with Reflect.set.)
   const keys = ["signal", "timeoutMs", "createdAt", "lastUpdatedAt"];
   const stamp = "2026-01-01T00:00:00Z";
   const client = {
