@@ -44,11 +44,11 @@ if [ "$DEMO" = 0 ]; then
     cargo install cargo-fuzz --locked || cargo install cargo-fuzz
   fi
 
-  # Debian's Chromium + ChromeDriver for the browser tests.
-  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  # Debian's Chromium for the browser tests (driven by playwright-core).
+  if [ ! -x /usr/bin/chromium ]; then
     echo "setup: installing chromium"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
   fi
 
 fi

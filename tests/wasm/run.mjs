@@ -1,6 +1,5 @@
 // The wasm-bindgen tests in Node and in headless Chromium: each test binary twice, through
-// wasm-bindgen-test-runner (installed with the pinned wasm-bindgen CLI by scripts/setup.sh), the browser
-// through Debian's chromedriver.
+// wasm-bindgen-test-runner (installed with the pinned wasm-bindgen CLI by scripts/setup.sh).
 // - tests/wasm_driver.rs: the async Rust shell against a scripted client (no server).
 // - tests/rust_clients.rs: the Rust API's DirectClient, PortClient, JsClient and journal against a small
 //   task server written in Rust (no server process).
@@ -10,23 +9,44 @@
 //   to the test build as MCP_TEST_URL, MCP_RMCP_URL and MCP_FASTMCP_URL (read with `option_env!`, so
 //   the test crate is recompiled when they change; a test whose URL is missing fails). Every server is
 //   stopped at the end, whatever happens (the real ones by PID, also on a signal).
+//
+// The browser: the runner serves its test page (its interactive mode, NO_HEADLESS) and Chromium loads it
+// through playwright-core, as every other browser test here does (tests/browser/chromium.mjs), from a
+// small proxy in this process that passes each request on to the runner on a connection of its own
+// (closingProxy); the verdict is the harness's own
+// "test result:" line in the page's #output, printed here with the page's console.
+// Why: the runner's server (rouille on tiny_http 0.12) serves each connection on a task of tiny_http's
+// TaskPool for as long as the connection stays open, and the pool can leave a connection's task queued
+// with no thread to run it — `spawn` queues the task when it counts a waiting thread, but a thread
+// already woken for the previous task still counts as waiting until it runs, so two connections opened
+// together (a browser loading a module graph opens several) can leave the second queued until some
+// other connection closes, which a browser's keep-alive connection does not do for minutes. The page
+// then stops loading half-way through its module graph ("Loading scripts…", no load event). Under
+// chromedriver (the runner's headless mode, used here before) about one run in three stalled so (a
+// clean-clone CI machine once had seven in a row; wasm-pack issue 783 reports the same page); loaded by
+// Playwright on keep-alive connections, 3 fresh runners of 3 stalled, 1 of 8 in another series.
+// Measured with a connection per request: no stall in 8 + 20 fresh runners.
 // Usage: node tests/wasm/run.mjs [wasm_driver] [rust_clients] [rust_api]   (default: all)
 import { spawn } from "node:child_process";
+import { createServer, request } from "node:http";
 import { fileURLToPath } from "node:url";
+import { launch } from "../browser/chromium.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const base = { ...process.env, CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: "wasm-bindgen-test-runner" };
-const modes = [
-  ["node", {}],
-  ["chromium", {
-    WASM_BINDGEN_USE_BROWSER: "1",
-    CHROMEDRIVER: "/usr/bin/chromedriver",
-    WASM_BINDGEN_TEST_WEBDRIVER_JSON: fileURLToPath(new URL("webdriver.json", import.meta.url)),
-  }],
-];
 const tests = ["wasm_driver", "rust_clients", "rust_api"];
 const only = process.argv.slice(2);
 for (const t of only) if (!tests.includes(t)) throw new Error(`unknown test ${t} (known: ${tests.join(", ")})`);
+
+// Bounds on what is not the library: a page (or a Node run) that has not printed `running N tests`
+// within START_BOUND_MS is cut off and run again, at most RETRIES times, saying so (kept from the
+// chromedriver days as a guard; a normal start takes about a second); a run is cut off after RUN_BOUND_MS
+// whatever it prints (a run that hangs after it started is a failure, not retried).
+const START_BOUND_MS = 30_000;
+const RUN_BOUND_MS = 120_000;
+const RETRIES = 2;
+const STARTED = /^running \d+ tests?$/m;
+const VERDICT = /^test result: (ok|FAILED)\b/m;
 
 /** Runs cargo asynchronously (the test server lives in this process: its event loop must keep running). */
 function cargo(args, env) {
@@ -37,67 +57,114 @@ function cargo(args, env) {
   });
 }
 
-// A browser run whose page never finishes loading. Often (here about one browser run in three, on a
-// cold CI machine one in two) Chromium under chromedriver stops loading the runner's page half-way
-// through its module graph: run.js, the glue and some snippets have arrived, the rest are never
-// requested or never answered (the runner's server still answers new connections at once), the page
-// stays at "Loading scripts…", no load event comes, and chromedriver's Navigate waits out its 300 s
-// page-load timeout — the runner's own test timeout starts only after the load. The same pages served
-// by the project's server to Playwright's Chromium (tests/hostile, hundreds of loads a run) never stall.
-// Tried without effect: anti-throttling flags, `--headless=new`, `pageLoadStrategy: "none"` (the page
-// stays stalled until the runner's timeout), a DevTools client attaching to the page. Nothing of this
-// library runs then (the harness has not printed `running N tests`). Such an attempt is cut off after
-// START_BOUND_MS (a normal run prints that line within seconds) and run again, at most RETRIES times,
-// saying so; every attempt is cut off after RUN_BOUND_MS whatever it prints (a run that hangs after it
-// started is a failure, not retried).
-const START_BOUND_MS = 20_000;
-const RUN_BOUND_MS = 240_000;
-const RETRIES = 6;
-const STARTED = /^running \d+ tests?$/m;
-
-/** One bounded run of a built test binary: "ok", "failed" or "not started" (cut off before it began). */
-function boundedRun(args, env) {
-  return new Promise((resolve) => {
-    // A process group of its own: the runner, chromedriver and the browser go down with it.
-    const child = spawn("cargo", args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let cut = null;
-    child.stdout.on("data", (d) => (process.stdout.write(d), (out += d)));
-    child.stderr.on("data", (d) => process.stderr.write(d));
-    const kill = (why) => {
-      if (cut) return;
-      cut = why;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
-    };
-    const startTimer = setTimeout(() => STARTED.test(out) || kill("not started"), START_BOUND_MS);
-    const runTimer = setTimeout(() => kill("cut off"), RUN_BOUND_MS);
-    const done = (code) => {
-      clearTimeout(startTimer);
-      clearTimeout(runTimer);
-      if (cut === "not started") return resolve("not started");
-      if (cut) console.log(`--- cut off after ${RUN_BOUND_MS / 1000} s`);
-      resolve(!cut && code === 0 ? "ok" : "failed");
-    };
-    child.on("error", () => done(1));
-    child.on("close", (code) => done(code));
+/** Starts cargo in a process group of its own (the runner goes down with it), echoing its output. */
+function start(args, env) {
+  const child = spawn("cargo", args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  child.out = "";
+  child.stdout.on("data", (d) => (process.stdout.write(d), (child.out += d)));
+  child.stderr.on("data", (d) => process.stderr.write(d));
+  child.ended = new Promise((resolve) => {
+    child.on("error", () => resolve(1));
+    child.on("close", (code) => resolve(code));
   });
+  child.stop = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  };
+  return child;
 }
 
-/** Runs the test binary `test` in both modes with `env` added; the number of failed modes. */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `read()` (a run's output so far) until it matches `pattern`, `ended` settles or `ms` pass. */
+async function until(read, pattern, ms, ended) {
+  const deadline = Date.now() + ms;
+  let over = false;
+  ended?.then(() => (over = true));
+  while (!pattern.test(await read()) && !over && Date.now() < deadline) await sleep(100);
+  return pattern.test(await read());
+}
+
+/** One bounded run in Node: "ok", "failed" or "not started". */
+async function runInNode(args, env) {
+  const child = start(args, env);
+  try {
+    if (!(await until(() => child.out, STARTED, START_BOUND_MS, child.ended))) {
+      return (await Promise.race([child.ended, sleep(0).then(() => "running")])) === "running" ? "not started" : "failed";
+    }
+    const code = await Promise.race([child.ended, sleep(RUN_BOUND_MS).then(() => "cut off")]);
+    if (code === "cut off") console.log(`--- cut off after ${RUN_BOUND_MS / 1000} s`);
+    return code === 0 ? "ok" : "failed";
+  } finally {
+    child.stop();
+  }
+}
+
+/** A server on a free loopback port that passes each request on to `target` on a connection of its own,
+ *  closed after the answer (the page's own connections, kept alive, end here). Resolves to its URL. */
+function closingProxy(target) {
+  const server = createServer((req, res) => {
+    const headers = { ...req.headers, host: new URL(target).host, connection: "close" };
+    const up = request(new URL(req.url, target), { method: req.method, headers, agent: false }, (answer) => {
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(res);
+    });
+    up.on("error", (e) => {
+      console.log(`[proxy] ${req.url}: ${e.message}`);
+      res.destroy();
+    });
+    req.pipe(up);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** One bounded run in Chromium: the runner serves the page, Playwright's Chromium runs it. */
+async function runInChromium(args, env) {
+  const runner = start(args, { ...env, WASM_BINDGEN_USE_BROWSER: "1", NO_HEADLESS: "1", WASM_BINDGEN_TEST_ADDRESS: "127.0.0.1:0" });
+  let browser;
+  let proxy;
+  try {
+    if (!(await until(() => runner.out, /available at http:/, START_BOUND_MS, runner.ended))) {
+      console.log("--- the runner did not serve the test page");
+      return "failed";
+    }
+    const served = /available at (http:\/\/\S+)/.exec(runner.out)[1];
+    proxy = await closingProxy(served);
+    browser = await launch();
+    const page = await browser.newPage();
+    page.on("console", (m) => console.log(`[page ${m.type()}] ${m.text()}`));
+    page.on("pageerror", (e) => console.log(`[page error] ${e?.stack ?? e}`));
+    page.goto(`http://127.0.0.1:${proxy.address().port}/`).catch((e) => console.log(`[page goto] ${e.message}`));
+    const output = () => page.locator("#output").textContent({ timeout: 1000 }).catch(() => "");
+    const begun = await until(output, STARTED, START_BOUND_MS);
+    const ended = begun && (await until(output, VERDICT, RUN_BOUND_MS));
+    const text = await output();
+    console.log(text);
+    if (!begun) return "not started";
+    if (!ended) console.log(`--- cut off after ${RUN_BOUND_MS / 1000} s`);
+    return VERDICT.exec(text)?.[1] === "ok" ? "ok" : "failed";
+  } finally {
+    await browser?.close().catch(() => {});
+    proxy?.closeAllConnections();
+    proxy?.close();
+    runner.stop();
+  }
+}
+
+/** Runs the test binary `test` in Node and in Chromium with `env` added; the number of failed modes. */
 async function runModes(test, env = {}) {
   let failed = 0;
   const args = ["test", "--target", "wasm32-unknown-unknown", "--features", "journal", "--test", test];
-  for (const [name, modeEnv] of modes) {
+  for (const [name, run] of [["node", runInNode], ["chromium", runInChromium]]) {
     console.log(`--- ${test} in ${name}`);
     const t0 = Date.now();
-    const runEnv = { ...base, ...env, ...modeEnv };
+    const runEnv = { ...base, ...env };
     // Built first, unbounded (a cold build takes minutes); then run within the bounds above.
     let status = (await cargo([...args, "--no-run"], runEnv)) === 0 ? "not started" : "failed";
     for (let attempt = 0; status === "not started"; attempt++) {
-      if (attempt > 0) console.log(`--- ${test} in ${name}: no test started within ${START_BOUND_MS / 1000} s (in Chromium: the page never finished loading)${attempt > RETRIES ? "" : `; retry ${attempt} of ${RETRIES}`}`);
-      status = attempt > RETRIES ? "failed" : await boundedRun(args, runEnv);
+      if (attempt > 0) console.log(`--- ${test} in ${name}: no test started within ${START_BOUND_MS / 1000} s${attempt > RETRIES ? "" : `; retry ${attempt} of ${RETRIES}`}`);
+      status = attempt > RETRIES ? "failed" : await run(args, runEnv);
     }
     console.log(`--- ${test} in ${name}: ${status === "ok" ? "ok" : "FAILED"} (${((Date.now() - t0) / 1000).toFixed(1)} s incl. build)`);
     if (status !== "ok") failed++;
@@ -120,8 +187,7 @@ if (!only.length || only.includes("rust_api")) {
     const url = (name) => real.find((s) => s.name === name)?.url ?? "";
     const env = { MCP_TEST_URL: testServer.url, MCP_RMCP_URL: url("rmcp"), MCP_FASTMCP_URL: url("fastmcp") };
     for (const [k, v] of Object.entries(env)) console.log(`${k}=${v}`);
-    // The browser run's whole-suite bound (wasm-bindgen-test-runner's default is 20 s; the suite takes ~8 s).
-    failed += await runModes("rust_api", { ...env, WASM_BINDGEN_TEST_TIMEOUT: process.env.WASM_BINDGEN_TEST_TIMEOUT ?? "60" });
+    failed += await runModes("rust_api", env);
   } catch (e) {
     failed++;
     console.log(`FAIL rust_api setup: ${e?.stack ?? e}`);
