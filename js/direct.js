@@ -9,18 +9,15 @@ import { entriesOf, isObject, readKey } from "./values.js";
 
 const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 
-/** A copy of `params` (one level: its readable own fields) whose `_meta` has the protocol version: the
- * caller's `_meta` as it is when it has one, else merged over `{protocolVersion}`; the caller's objects
- * are never changed. */
+/** A copy of `params` (one level: its readable own fields, as own fields — "__proto__" too) whose
+ * `_meta` has the protocol version: the caller's `_meta` as it is when it has one, else merged over
+ * `{protocolVersion}`; the caller's objects are never changed. */
 function withVersion(params) {
   const m = readKey(params, "_meta");
-  let meta = { [VERSION_KEY]: "2026-07-28" };
-  if (readKey(m, VERSION_KEY) !== undefined || (m !== undefined && !isObject(m))) meta = m;
-  else for (const [k, v] of entriesOf(m)) meta[k] = v;
-  const copy = {};
-  for (const [k, v] of entriesOf(params)) if (k !== "_meta") copy[k] = v;
-  copy._meta = meta;
-  return copy;
+  const meta = readKey(m, VERSION_KEY) !== undefined || (m !== undefined && !isObject(m))
+    ? m
+    : Object.fromEntries([[VERSION_KEY, "2026-07-28"], ...entriesOf(m)]);
+  return Object.fromEntries([...entriesOf(params).filter(([k]) => k !== "_meta"), ["_meta", meta]]);
 }
 
 /**

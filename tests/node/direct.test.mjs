@@ -51,3 +51,16 @@ test("a sync throw, a rejection and hostile params: rejections, never a throw", 
   assert.throws(() => directClient(5), /^TypeError: directClient: handler must be a function/);
   assert.deepEqual(Object.keys(directClient(() => {}, trap)).sort(), ["listen", "request"]);
 });
+
+test("an own \"__proto__\" field of params (or of its _meta) reaches the handler as an own field, the copy's prototype untouched", async () => {
+  let seen;
+  const client = directClient((method, params) => (seen = params));
+  // JSON.parse makes "__proto__" an own field; assignment would make it the copy's prototype instead.
+  await client.request("tools/call", JSON.parse(`{"name": "x", "__proto__": {"polluted": 1}, "_meta": {"__proto__": {"m": 1}}}`));
+  assert.equal(Object.getPrototypeOf(seen), Object.prototype);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(seen, "__proto__")?.value, { polluted: 1 });
+  assert.equal(seen.polluted, undefined, "nothing inherited");
+  assert.equal(Object.getPrototypeOf(seen._meta), Object.prototype);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(seen._meta, "__proto__")?.value, { m: 1 });
+  assert.equal(seen._meta[PV], "2026-07-28");
+});

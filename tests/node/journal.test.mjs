@@ -346,3 +346,27 @@ test("a store whose get fails ends the call as journal_failed with operation get
   assert.ok(performance.now() - t1 < 500, "settled at the abort, with the task's outcome");
   assert.deepEqual(lib.liveCounts(), { runs: 0, requests: 0, asks: 0, streams: 0, timers: 0, calls: 0, failed: null });
 });
+
+test("a server's own \"__proto__\" field never becomes a prototype: statuses (given and journaled) keep the task fields only", async () => {
+  const journal = spyJournal();
+  let gets = 0;
+  const client = directClient(async (method) => {
+    if (method !== "tasks/get") return {};
+    gets++;
+    // JSON.parse makes "__proto__" an own field, as any JSON from a server does.
+    return JSON.parse(`{"taskId": "t", "status": "${gets < 2 ? "working" : "completed"}", "pollIntervalMs": 1,
+      "__proto__": {"statusMessage": "inherited", "error": {}}, "result": {"content": []}}`);
+  });
+  client.id = "in-process";
+  const given = [];
+  const out = await awaitTask(client, "t", { journal, onStatus: (s) => given.push(s) });
+  assert.equal(out.tag, "ok", JSON.stringify(out));
+  // (The spy keeps a structured clone of each entry put: own fields only.)
+  const journaled = journal.calls.filter((c) => c[0] === "put").map((c) => c[2].status).filter(Boolean);
+  assert.ok(given.length >= 2 && journaled.length >= 1, `statuses given ${given.length}, journaled ${journaled.length}`);
+  for (const s of [...given, ...journaled]) {
+    assert.equal(Object.getPrototypeOf(s), Object.prototype);
+    assert.equal(s.statusMessage, undefined, "nothing inherited from the server's object");
+    assert.ok(!Object.hasOwn(s, "__proto__"), "not a task field");
+  }
+});
