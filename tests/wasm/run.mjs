@@ -13,8 +13,8 @@
 // The browser: the runner serves its test page (its interactive mode, NO_HEADLESS) and Chromium loads it
 // through playwright-core, as every other browser test here does (tests/browser/chromium.mjs), from a
 // small proxy in this process that passes each request on to the runner on a connection of its own
-// (closingProxy); the verdict is the harness's own
-// "test result:" line in the page's #output, printed here with the page's console.
+// (closingProxy). The verdict is the harness's own "test result:" line in the page's #output, printed
+// here with the page's console.
 // Why: the runner's server (rouille on tiny_http 0.12) serves each connection on a task of tiny_http's
 // TaskPool for as long as the connection stays open, and the pool can leave a connection's task queued
 // with no thread to run it — `spawn` queues the task when it counts a waiting thread, but a thread
@@ -102,7 +102,8 @@ async function runInNode(args, env) {
 }
 
 /** A server on a free loopback port that passes each request on to `target` on a connection of its own,
- *  closed after the answer (the page's own connections, kept alive, end here). Resolves to its URL. */
+ *  closed after the answer (the page's own connections, kept alive, end here). Resolves to the server
+ *  once it listens. */
 function closingProxy(target) {
   const server = createServer((req, res) => {
     const headers = { ...req.headers, host: new URL(target).host, connection: "close" };
