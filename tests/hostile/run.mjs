@@ -113,8 +113,8 @@ async function chromiumRunner() {
   const control = await browser.newBrowserCDPSession();
   const closing = [];
   /** A fresh context and page, loaded and initialised, waiting for its case (window.__go). Now and then
-   *  Chromium never finishes loading a page (no case of ours has run in it yet): such a page is closed and another one loaded, at most twice, and the
-   *  run says so. */
+   *  Chromium never finishes loading a page (no case of ours has run in it yet): such a page is
+   *  closed and another one loaded, at most twice, and the run says so. */
   const fresh = async () => {
     for (let attempt = 0; ; attempt++) {
       try {
