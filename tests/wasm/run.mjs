@@ -57,16 +57,18 @@ function cargo(args, env) {
   });
 }
 
-/** Starts cargo in a process group of its own (the runner goes down with it), echoing its output. */
+/** Starts cargo in a process group of its own (the runner goes down with it), echoing its output;
+ * `child.ended` resolves to its exit code, `child.done` says whether it has ended. */
 function start(args, env) {
   const child = spawn("cargo", args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.out = "";
+  child.done = false;
   child.stdout.on("data", (d) => (process.stdout.write(d), (child.out += d)));
   child.stderr.on("data", (d) => process.stderr.write(d));
   child.ended = new Promise((resolve) => {
     child.on("error", () => resolve(1));
     child.on("close", (code) => resolve(code));
-  });
+  }).then((code) => ((child.done = true), code));
   child.stop = () => {
     try {
       process.kill(-child.pid, "SIGKILL");
@@ -77,12 +79,11 @@ function start(args, env) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `read()` (a run's output so far) until it matches `pattern`, `ended` settles or `ms` pass. */
-async function until(read, pattern, ms, ended) {
+/** Polls `read()` (a run's output so far) until it matches `pattern`, `child` (when given) has ended
+ * or `ms` pass; whether it matched. */
+async function until(read, pattern, ms, child) {
   const deadline = Date.now() + ms;
-  let over = false;
-  ended?.then(() => (over = true));
-  while (!pattern.test(await read()) && !over && Date.now() < deadline) await sleep(100);
+  while (!pattern.test(await read()) && !child?.done && Date.now() < deadline) await sleep(100);
   return pattern.test(await read());
 }
 
@@ -90,9 +91,7 @@ async function until(read, pattern, ms, ended) {
 async function runInNode(args, env) {
   const child = start(args, env);
   try {
-    if (!(await until(() => child.out, STARTED, START_BOUND_MS, child.ended))) {
-      return (await Promise.race([child.ended, sleep(0).then(() => "running")])) === "running" ? "not started" : "failed";
-    }
+    if (!(await until(() => child.out, STARTED, START_BOUND_MS, child))) return child.done ? "failed" : "not started";
     const code = await Promise.race([child.ended, sleep(RUN_BOUND_MS).then(() => "cut off")]);
     if (code === "cut off") console.log(`--- cut off after ${RUN_BOUND_MS / 1000} s`);
     return code === 0 ? "ok" : "failed";
@@ -126,7 +125,7 @@ async function runInChromium(args, env) {
   let browser;
   let proxy;
   try {
-    if (!(await until(() => runner.out, /available at http:/, START_BOUND_MS, runner.ended))) {
+    if (!(await until(() => runner.out, /available at http:/, START_BOUND_MS, runner))) {
       console.log("--- the runner did not serve the test page");
       return "failed";
     }
