@@ -1,5 +1,5 @@
 //! The crate-root async functions: the very calls of the JS functions of the same names
-//! (`crate::shell::calls`, `crate::shell::machines`), with a Rust client, serde arguments and typed
+//! (`crate::shell::calls`, `crate::shell::start`), with a Rust client, serde arguments and typed
 //! outcomes converted from the engine's (no JS object in between).
 //!
 //! Each resolves with `Ok(outcome)` for everything the server or the network does, and with
@@ -14,19 +14,19 @@
 //! and returns a `'static` future that sends nothing until it is first polled: it can be awaited, or
 //! spawned with `wasm_bindgen_futures::spawn_local`.
 
-use super::client::Client;
 use super::convert::to_js;
 use super::error::{Error, TaskError};
-use super::options::{AwaitOptions, CallOptions, StepOptions};
 use super::outcome::{CallOutcome, WaitOutcome};
 use super::status::TaskStatus;
 use crate::engine::wait::{read_seed, Seed};
 use crate::engine::Verdict;
 use crate::shell::calls;
-use crate::shell::machines;
-use crate::shell::mistake::Mistake;
-use crate::shell::settings::tool_args;
-use crate::shell::settle::{Driving, Ended, Rejection};
+use crate::shell::client::Client;
+use crate::shell::end::{Driving, Ended, Rejection};
+use crate::shell::invalid::Mistake;
+use crate::shell::options::tool_args;
+use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
+use crate::shell::start;
 use serde::Serialize;
 use std::future::Future;
 use std::rc::Rc;
@@ -232,7 +232,7 @@ pub fn get_task<C: Client + Clone + 'static>(
 
 /// [`get_task`] on its way.
 async fn reading(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Result<TaskStatus, Error> {
-    match step(machines::get_task(client, task_id, options)).await? {
+    match step(start::get_task(client, task_id, options)).await? {
         Verdict::Status(v) => TaskStatus::from_js(&v).ok_or_else(not_an_end),
         _ => Err(not_an_end()),
     }
@@ -259,7 +259,7 @@ pub fn update_task<C: Client + Clone + 'static>(
     let (client, task_id) = (shared(client), task_id.to_owned());
     let responses = arguments("updateTask", responses)
         .and_then(|r| r.ok_or_else(|| Error::of(Mistake::RESPONSES.rejection("updateTask"))));
-    async move { step(machines::update_task(client, &task_id, responses?, options)).await.map(drop) }
+    async move { step(start::update_task(client, &task_id, responses?, options)).await.map(drop) }
 }
 
 /// Asks the server to cancel a task (`tasks/cancel`): `Ok(())` is an acknowledgement — the task may
@@ -279,5 +279,5 @@ pub fn cancel_task<C: Client + Clone + 'static>(
     options: StepOptions,
 ) -> impl Future<Output = Result<(), Error>> + 'static {
     let (client, task_id) = (shared(client), task_id.to_owned());
-    async move { step(machines::cancel_task(client, &task_id, options)).await.map(drop) }
+    async move { step(start::cancel_task(client, &task_id, options)).await.map(drop) }
 }

@@ -5,12 +5,12 @@
 //! options are Rust closures. A Rust type becomes a client by implementing [`Client`].
 
 use super::adapters::{direct_client, http_client, port_client};
-use super::callbacks::Handlers;
-use super::callbacks::Reply;
-use super::client::{Client, RequestOptions};
 use super::error::Error;
 use crate::json::Json;
-use crate::shell::client::ClientObject;
+use crate::shell::callbacks::Handlers;
+use crate::shell::callbacks::Reply;
+use crate::shell::client::{Client, RequestOptions};
+use crate::shell::js_client::ClientObject;
 use crate::shell::millis::millis_f64;
 use crate::shell::values::{as_function, field, js_string, set_key};
 use js_sys::Object;

@@ -5,7 +5,7 @@
 use super::status::TaskStatus;
 use crate::engine::{ErrorKind, Failure, FailureCause};
 use crate::json::Json;
-use crate::shell::settle::Rejection;
+use crate::shell::end::Rejection;
 use crate::shell::tagged::error_to_js;
 use wasm_bindgen::JsValue;
 

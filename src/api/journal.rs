@@ -3,15 +3,15 @@
 //! options name a store (`CallOptions::journal`, `AwaitOptions::journal`); the rules are the JS API's
 //! (see the README's "task journal").
 
-use super::client::Client;
 use super::error::Error;
-use super::options::AwaitOptions;
 use super::outcome::WaitOutcome;
 use super::status::TaskStatus;
-use super::store::JournalStore;
 use crate::json::Json;
+use crate::shell::client::Client;
+use crate::shell::end::Rejection;
+use crate::shell::journal::store::JournalStore;
 use crate::shell::journal::{self, Journal};
-use crate::shell::settle::Rejection;
+use crate::shell::options::AwaitOptions;
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;

@@ -7,7 +7,7 @@ use super::error::TaskError;
 use super::status::{input_requests, InputRequest, TaskStatus};
 use crate::engine::Verdict;
 use crate::json::Json;
-use crate::shell::settle::Ended;
+use crate::shell::end::Ended;
 use wasm_bindgen::JsValue;
 
 /// What [`call_tool`](crate::call_tool) ends with (JS: `callTool`'s tagged outcome object).

@@ -6,20 +6,20 @@
 
 use super::read::{self, Check};
 use super::registry::{self, promised, roomy, Bound, Promised};
-use crate::api::client::Client;
-use crate::api::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
 use crate::proto::request::{server_supports as supports, with_tasks_extension};
 use crate::shell::calls;
+use crate::shell::client::Client;
+#[cfg(feature = "journal")]
+use crate::shell::end::ended_to_js;
+use crate::shell::end::settle;
+#[cfg(feature = "journal")]
+use crate::shell::end::Rejection;
+use crate::shell::invalid::Mistake;
 use crate::shell::live::{count, Counter};
-use crate::shell::machines;
-use crate::shell::mistake::Mistake;
-#[cfg(feature = "journal")]
-use crate::shell::settle::ended_to_js;
-use crate::shell::settle::settle;
-#[cfg(feature = "journal")]
-use crate::shell::settle::Rejection;
+use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
+use crate::shell::start;
 use crate::shell::timer::armed_count;
 use crate::shell::values::{is_plain_object, js_string};
 use std::rc::Rc;
@@ -157,7 +157,7 @@ fn step_args(
 pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("getTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(machines::get_task(c, &id, o))), b))
+        Ok((settle(Ok(start::get_task(c, &id, o))), b))
     })
 }
 
@@ -169,7 +169,7 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
             return Err(Mistake::RESPONSES.rejection("updateTask").into_js());
         }
         let (c, id, o, b) = step_args("updateTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(machines::update_task(c, &id, responses, o))), b))
+        Ok((settle(Ok(start::update_task(c, &id, responses, o))), b))
     })
 }
 
@@ -178,7 +178,7 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
 pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("cancelTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(machines::cancel_task(c, &id, o))), b))
+        Ok((settle(Ok(start::cancel_task(c, &id, o))), b))
     })
 }
 

@@ -2,16 +2,16 @@
 //! with its own message (the export rejects with a `TypeError` "function: message"). Every read
 //! catches: a throwing getter or Proxy trap reads as absent.
 
-use crate::api::callbacks::Handlers;
-use crate::api::client::Client;
-use crate::api::options::{AwaitOptions, CallOptions, Input, StepOptions};
-#[cfg(feature = "journal")]
-use crate::api::store::JournalStore;
 use crate::engine::wait::{read_seed, Seed};
 use crate::json::Json;
-use crate::shell::client::{js_handlers, read_millis, ClientObject};
+use crate::shell::callbacks::Handlers;
+use crate::shell::client::Client;
 use crate::shell::hooks::{js_input_fn, js_status};
-use crate::shell::mistake::Mistake;
+use crate::shell::invalid::Mistake;
+#[cfg(feature = "journal")]
+use crate::shell::journal::store::JournalStore;
+use crate::shell::js_client::{js_handlers, read_millis, ClientObject};
+use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use crate::shell::values::{as_function, field, is_plain_object, text_of};
 use js_sys::Function;
 use std::rc::Rc;
@@ -124,9 +124,9 @@ pub fn client(v: &JsValue) -> Check<Rc<ClientObject>> {
     Ok(read)
 }
 
-/// The tool arguments of `callTool` and `callAndAwait` ([`crate::shell::settings::tool_args`]).
+/// The tool arguments of `callTool` and `callAndAwait` ([`crate::shell::options::tool_args`]).
 pub fn args(v: &JsValue) -> Check<Option<JsValue>> {
-    crate::shell::settings::tool_args(v.clone())
+    crate::shell::options::tool_args(v.clone())
 }
 
 /// Everything `callTool` reads from its options.

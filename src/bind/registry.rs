@@ -4,8 +4,8 @@
 //! [`roomy`] guards the synchronous exports' entry near the JS stack limit.
 
 use crate::engine::settings::DEFAULT_TIMEOUT_MS;
+use crate::shell::end::Settling;
 use crate::shell::millis::millis_f64;
-use crate::shell::settle::Settling;
 use js_sys::Promise;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;

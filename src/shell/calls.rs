@@ -1,17 +1,17 @@
 //! The three wait functions as both APIs call them, each written once: journaled when the options
 //! name a store (cargo feature `journal`; `super::journal`), else the engine's call as is
-//! ([`super::machines`]). `Err`: the `TypeError` of a mistake, named after the JS function (`what`),
+//! ([`super::start`]). `Err`: the `TypeError` of a mistake, named after the JS function (`what`),
 //! before anything is sent.
 
+use super::end::{Driving, Rejection};
 #[cfg(feature = "journal")]
 use super::journal::{self, Journal};
-use super::machines;
-use super::settle::{Driving, Rejection};
-use crate::api::client::Client;
-use crate::api::options::{AwaitOptions, CallOptions};
-#[cfg(feature = "journal")]
-use crate::api::store::JournalStore;
+use super::start;
 use crate::engine::wait::Seed;
+use crate::shell::client::Client;
+#[cfg(feature = "journal")]
+use crate::shell::journal::store::JournalStore;
+use crate::shell::options::{AwaitOptions, CallOptions};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
@@ -34,7 +34,7 @@ pub fn call_tool(
     if let Some(j) = journal_of("callTool", client.as_ref(), options.journal.clone())? {
         return Ok(journal::call_tool(client, j, name, args, options));
     }
-    Ok(machines::call_tool(client, name, args, options, None))
+    Ok(start::call_tool(client, name, args, options, None))
 }
 
 /// Waits for a task to finish (`awaitTask`), journaled with `options.journal`.
@@ -43,7 +43,7 @@ pub fn await_task(client: Rc<dyn Client>, seed: Seed<JsValue>, options: AwaitOpt
     if let Some(j) = journal_of("awaitTask", client.as_ref(), options.journal.clone())? {
         return journal::await_task(client, j, seed, options).map_err(|m| m.rejection("awaitTask"));
     }
-    machines::await_task(client, seed, options, None).map_err(|m| m.rejection("awaitTask"))
+    start::await_task(client, seed, options, None).map_err(|m| m.rejection("awaitTask"))
 }
 
 /// `callTool`, then `awaitTask` on a created task (`callAndAwait`), journaled with `wait.journal`,
@@ -62,5 +62,5 @@ pub fn call_and_await(
             return journal::call_and_await(client, j, name, args, call, wait).map_err(|m| m.rejection("callAndAwait"));
         }
     }
-    machines::call_and_await(client, name, args, call, wait, None).map_err(|m| m.rejection("callAndAwait"))
+    start::call_and_await(client, name, args, call, wait, None).map_err(|m| m.rejection("callAndAwait"))
 }

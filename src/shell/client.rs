@@ -1,138 +1,90 @@
-//! The JS client objects the engine drives ([`ClientObject`]: any JS object with a `request`
-//! function — the transports of the package, an application's own object), as a
-//! [`Client`](crate::api::client::Client).
+//! What the engine asks of a client: the [`Client`] trait and the [`RequestOptions`] of each request.
+//! The package's transports are clients (`super::clients`); so is any JS object with `request`
+//! (`crate::shell::js_client::ClientObject`), and any Rust type that implements the trait.
 
-use super::hooks::js_handler;
-use super::millis::duration_of_millis;
-use super::mistake::Mistake;
-use super::reply::called;
-use super::values::{as_function, entries, field, is_plain_object, js_string, set_key};
-use crate::api::callbacks::{Handlers, Reply};
-use crate::api::client::{Client, RequestOptions};
-use js_sys::{Function, Object};
+use super::callbacks::{Handlers, Reply};
 use std::time::Duration;
-use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsValue;
 
-/// A JS client object, read once: its `request` and `listen` functions, `clientCapabilities`,
-/// `requestTimeoutMs` and `inputHandlers` (the JS exports' reading; the Rust API's `JsClient` wraps
-/// it).
+/// What every request is sent with.
+///
+/// ```no_run
+/// # fn f(options: mcp_tasks_wasm::RequestOptions) {
+/// if options.signal.aborted() { /* the engine gave the request up */ }
+/// # }
+/// ```
 #[derive(Clone, Debug)]
-pub struct ClientObject {
-    /// The client object (`this` of its functions).
-    pub object: JsValue,
-    request: Function,
-    listen: Option<Function>,
-    capabilities: Option<JsValue>,
-    timeout: Option<Duration>,
-    handlers: JsValue,
+pub struct RequestOptions {
+    /// Aborted when the engine gives the request up (its bound, the deadline, the call's end).
+    pub signal: web_sys::AbortSignal,
+    /// The time the request may take, as a hint (the engine enforces it itself, in whole
+    /// milliseconds); `None`: only the call's deadline bounds it.
+    pub timeout: Option<std::time::Duration>,
 }
 
-impl ClientObject {
-    /// Reads a duck-typed client: any object with a `request` function (and optionally `listen`).
-    /// `Err`: the mistake (the `TypeError` to reject with).
-    pub fn read(object: &JsValue) -> Result<Self, Mistake> {
-        if !object.is_object() {
-            return Err(Mistake::rule("the client must be an object with a request function"));
-        }
-        let function = |key| Mistake::field(key, "must be a function");
-        let request = match field(object, "request") {
-            None => return Err(Mistake::rule("the client has no request function")),
-            Some(f) => as_function(&f).ok_or(function("request"))?,
-        };
-        let listen = match field(object, "listen") {
-            None => None,
-            Some(f) => Some(as_function(&f).ok_or(function("listen"))?),
-        };
-        let capabilities = field(object, "clientCapabilities");
-        if let Some(c) = &capabilities {
-            if !c.is_object() {
-                return Err(Mistake::field("client.clientCapabilities", "must be an object"));
-            }
-            if !is_plain_object(c) || entries(c).is_none() {
-                return Err(Mistake::field("client.clientCapabilities", "cannot be read"));
-            }
-        }
-        let timeout = read_millis(object, "requestTimeoutMs")?;
-        let handlers = field(object, "inputHandlers").unwrap_or(JsValue::UNDEFINED);
-        Ok(Self { object: object.clone(), request, listen, capabilities, timeout, handlers })
-    }
-}
+/// A client the engine can drive: it sends JSON-RPC requests and, optionally, opens the
+/// `subscriptions/listen` stream. Implement it to make a Rust type a client (the crate's functions
+/// take `&C` where `C: Client + Clone + 'static`; keep the type cheap to clone, e.g. an `Rc` inside).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{Client, Reply, RequestOptions};
+/// use wasm_bindgen::JsValue;
+///
+/// /// A client that logs each request and hands it to another client. A wrapper forwards every
+/// /// method: the defaults would drop the inner client's capabilities, timeout, handlers and id.
+/// #[derive(Clone)]
+/// struct Logged<C>(C);
+///
+/// impl<C: Client> Client for Logged<C> {
+///     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
+///         web_sys::console::log_1(&method.into());
+///         self.0.request(method, params, options)
+///     }
+///     fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
+///         self.0.listen(params, signal)
+///     }
+///     fn client_capabilities(&self) -> Option<JsValue> {
+///         self.0.client_capabilities()
+///     }
+///     fn request_timeout(&self) -> Option<std::time::Duration> {
+///         self.0.request_timeout()
+///     }
+///     fn input_handlers(&self) -> mcp_tasks_wasm::Handlers {
+///         self.0.input_handlers()
+///     }
+///     fn id(&self) -> Option<String> {
+///         self.0.id()
+///     }
+/// }
+/// ```
+pub trait Client {
+    /// Sends `method` with `params`: resolves with the JSON-RPC `result`; rejects with a JSON-RPC error
+    /// object `{code, message, data?}` when the server answered with one, with anything else on a
+    /// transport failure.
+    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply;
 
-/// A duration property in milliseconds: `None` when absent; a mistake unless a non-negative number
-/// (`Infinity`: no bound; fractions round up). One message for a client's and the options' fields.
-pub fn read_millis(o: &JsValue, key: &'static str) -> Result<Option<Duration>, Mistake> {
-    match field(o, key) {
-        None => Ok(None),
-        Some(v) => match v.as_f64() {
-            Some(n) if n >= 0.0 => Ok(Some(duration_of_millis(n))),
-            _ => Err(Mistake::field(key, "must be a non-negative number of milliseconds (or Infinity)")),
-        },
-    }
-}
+    /// Opens `subscriptions/listen` with `params`: resolves with an async iterable of notifications
+    /// (JS); `None` when the client cannot listen.
+    fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply>;
 
-/// The input handlers of a JS handlers object (each called with the object as `this`).
-pub fn js_handlers(handlers: &JsValue) -> Handlers {
-    let get = |name: &str| field(handlers, name).and_then(|f| as_function(&f)).map(|f| js_handler(f, handlers.clone()));
-    Handlers { form: get("form"), url: get("url"), sampling: get("sampling"), roots: get("roots") }
-}
-
-impl ClientObject {
-    /// `true` when `other` is the same reading of the same object: the same functions, no
-    /// capabilities, the same request timeout and handlers (so one may serve in place of the other).
-    #[doc(hidden)]
-    pub fn same_as(&self, other: &ClientObject) -> bool {
-        let same = |a: &JsValue, b: &JsValue| a == b;
-        same(&self.object, &other.object)
-            && same(&self.request, &other.request)
-            && match (&self.listen, &other.listen) {
-                (Some(a), Some(b)) => same(a, b),
-                (None, None) => true,
-                _ => false,
-            }
-            && self.capabilities.is_none()
-            && other.capabilities.is_none()
-            && self.timeout == other.timeout
-            && same(&self.handlers, &other.handlers)
-    }
-}
-
-/// `{signal, timeoutMs?}` as a JS object.
-fn options_object(signal: &web_sys::AbortSignal, timeout: Option<std::time::Duration>) -> JsValue {
-    let o = Object::new();
-    set_key(&o, "signal", signal);
-    if let Some(t) = timeout {
-        set_key(&o, "timeoutMs", &JsValue::from_f64(super::millis::millis_f64(t)));
-    }
-    o.into()
-}
-
-impl Client for ClientObject {
-    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
-        let opts = options_object(&options.signal, options.timeout);
-        called(self.request.call3(&self.object, &js_string(method), &params, &opts))
-    }
-
-    fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
-        let listen = self.listen.as_ref()?;
-        Some(called(listen.call2(&self.object, &params, &options_object(&signal, None))))
-    }
-
+    /// The client's own capabilities (the tasks extension is merged into them); `None`: none.
     fn client_capabilities(&self) -> Option<JsValue> {
-        self.capabilities.clone()
+        None
     }
 
+    /// The client's default per-request timeout; `None`: none.
     fn request_timeout(&self) -> Option<Duration> {
-        self.timeout
+        None
     }
 
+    /// The client's input handlers (used when the options give none).
     fn input_handlers(&self) -> Handlers {
-        js_handlers(&self.handlers)
+        Handlers::default()
     }
 
-    /// The object's `id` when it is a non-empty string (read at each call: the app may set it late;
-    /// only a journal reads it).
-    #[cfg(feature = "journal")]
+    /// The server the client's journaled tasks belong to (a task id is unique only on its server);
+    /// `None`: the client cannot journal.
     fn id(&self) -> Option<String> {
-        field(&self.object, "id").and_then(|id| id.as_string()).filter(|id| !id.is_empty())
+        None
     }
 }

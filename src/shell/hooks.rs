@@ -4,7 +4,7 @@
 
 use super::reply::called;
 use super::values::{js_string, set_key};
-use crate::api::callbacks::{HandlerFn, Handlers, InputFn, StatusFn};
+use crate::shell::callbacks::{HandlerFn, Handlers, InputFn, StatusFn};
 use js_sys::{Function, Object};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

@@ -2,7 +2,7 @@
 //! a call's result becomes one. Application code's values are settled as `await` would settle them.
 
 use super::values::adopt;
-use crate::api::callbacks::Reply;
+use crate::shell::callbacks::Reply;
 use std::future::Future;
 use std::pin::Pin;
 use wasm_bindgen::prelude::*;

@@ -12,20 +12,20 @@
 //! handler call in flight is aborted, the stream closed, the signals unwatched — nothing more is sent.
 
 use super::clock::{millis, now};
+use super::end::{Driving, Ended, Rejection, Settled};
 use super::hooks::Hooks;
 use super::inbox::Inbox;
 use super::live::{Counted, Counter};
-use super::settle::{Driving, Ended, Rejection, Settled};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
 use super::values::{deep_freeze, js_string};
-use crate::api::callbacks::Reply;
-use crate::api::callbacks::{AskContext, HandlerFn};
-use crate::api::client::{Client, RequestOptions};
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::proto::rpc::{read_rejection, RequestEnd};
+use crate::shell::callbacks::Reply;
+use crate::shell::callbacks::{AskContext, HandlerFn};
+use crate::shell::client::{Client, RequestOptions};
 use js_sys::Reflect;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;

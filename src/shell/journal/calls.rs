@@ -1,5 +1,5 @@
 //! The journaled calls: `call_tool`, `await_task` and `call_and_await` with a journal. Each runs the
-//! engine's call (`crate::shell::machines`) on a [`JournaledClient`] with journaled callbacks, watching the
+//! engine's call (`crate::shell::start`) on a [`JournaledClient`] with journaled callbacks, watching the
 //! record's stop signal besides the caller's; a store failure ends the call with its error outcome,
 //! and a terminal outcome removes the entry.
 //!
@@ -11,18 +11,18 @@ use super::key::key_of;
 use super::lock::{one_waiter, told, Body};
 use super::record::Record;
 use super::Journal;
-use crate::api::client::Client;
-use crate::api::options::{AwaitOptions, CallOptions, Input, NO_DEADLINE};
 use crate::engine::wait::Seed;
 use crate::engine::{AbortScope, Millis};
 use crate::json::Json;
+use crate::shell::client::Client;
 use crate::shell::clock::now;
+use crate::shell::end::{Driving, Ended};
 use crate::shell::inbox::Inbox;
-use crate::shell::machines::{self, check_await};
-use crate::shell::mistake::Mistake;
-use crate::shell::settings::bounds;
-use crate::shell::settle::{Driving, Ended};
+use crate::shell::invalid::Mistake;
+use crate::shell::options::bounds;
+use crate::shell::options::{AwaitOptions, CallOptions, Input, NO_DEADLINE};
 use crate::shell::signals::{is_aborted, subscribe};
+use crate::shell::start::{self, check_await};
 use crate::shell::timer::sleep_until;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
@@ -111,7 +111,7 @@ fn settle(record: Rc<Record>, run: Driving, tell: bool, limit: Limit) -> Driving
     })
 }
 
-/// `machines::call_tool`, journaled in `journal`: a created task is journaled (and its lock held) before
+/// `start::call_tool`, journaled in `journal`: a created task is journaled (and its lock held) before
 /// the engine sees it, so before the outcome is given.
 pub fn call_tool(
     client: Rc<dyn Client>,
@@ -124,11 +124,11 @@ pub fn call_tool(
     let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.to_owned())));
     let limit = Limit::new(options.timeout, options.signal.as_ref());
     let options = call_options(&record, options);
-    let run = machines::call_tool(watched, name, args, options, record.stop_signal().as_ref());
+    let run = start::call_tool(watched, name, args, options, record.stop_signal().as_ref());
     settle(record, run, false, limit)
 }
 
-/// `machines::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
+/// `start::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
 /// [`one_waiter`]): the entry is loaded (or created), its answered keys never asked again, and it is
 /// removed at a terminal outcome. `Err`: the seed or the options are wrong (nothing was sent).
 pub fn await_task(
@@ -152,7 +152,7 @@ pub fn await_task(
                 // outcome is read from the server, not journaled again (no handler runs: it is over).
                 let left = journal.store.get(&key_of(&journal.server, &task_id)).await;
                 if left.as_ref().is_ok_and(JsValue::is_undefined) {
-                    let run = machines::await_task(client, Seed::TaskId(task_id.clone()), options, None);
+                    let run = start::await_task(client, Seed::TaskId(task_id.clone()), options, None);
                     let ended = run.map_err(|m| m.rejection("awaitTask"))?.await?;
                     if let Ended::Verdict(o) = &ended {
                         told(&journal.server, Some(task_id), o);
@@ -174,15 +174,14 @@ pub fn await_task(
             let mut options = await_options(&record, options);
             options.answered = record.answered_before();
             let stop = record.stop_signal();
-            let run =
-                machines::await_task(watched, seed, options, stop.as_ref()).map_err(|m| m.rejection("awaitTask"))?;
+            let run = start::await_task(watched, seed, options, stop.as_ref()).map_err(|m| m.rejection("awaitTask"))?;
             settle(record, run, true, limit).await
         })
     });
     Ok(one_waiter(&server, &id, signal, body))
 }
 
-/// `machines::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
+/// `start::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
 /// held), its answers as they are given, and it is removed at a terminal outcome, which the other
 /// waiters of the task hear. `Err`: the wait's options are wrong (nothing was sent).
 pub fn call_and_await(
@@ -203,6 +202,6 @@ pub fn call_and_await(
     let limit = Limit::new(Some(whole), signal.as_ref());
     let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.to_owned())));
     let (call, wait) = (call_options(&record, call), await_options(&record, wait));
-    let run = machines::call_and_await(watched, name, args, call, wait, record.stop_signal().as_ref())?;
+    let run = start::call_and_await(watched, name, args, call, wait, record.stop_signal().as_ref())?;
     Ok(settle(record, run, true, limit))
 }

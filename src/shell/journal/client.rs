@@ -7,10 +7,10 @@
 use super::entry::response_keys;
 use super::lock::hold;
 use super::record::Record;
-use crate::api::callbacks::Reply;
-use crate::api::callbacks::{HandlerFn, Handlers, StatusFn};
-use crate::api::client::{Client, RequestOptions};
 use crate::json::Json;
+use crate::shell::callbacks::Reply;
+use crate::shell::callbacks::{HandlerFn, Handlers, StatusFn};
+use crate::shell::client::{Client, RequestOptions};
 use crate::shell::values::{entries, field};
 use std::rc::Rc;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! `String(value)` where there is no JSON) through Web Crypto; where `crypto.subtle` is missing (an
 //! insecure page), `"fnv1a:<hex>"`, a 32-bit FNV-1a of the same UTF-8 text.
 
-use crate::api::callbacks::Reply;
+use crate::shell::callbacks::Reply;
 use crate::shell::reply::settled;
 use crate::shell::values::field;
 use js_sys::{JsString, Uint8Array};

@@ -4,12 +4,12 @@
 use super::entry::expired;
 use super::key::key_of_values;
 use super::{await_task, Journal};
-use crate::api::client::Client;
-use crate::api::options::AwaitOptions;
-use crate::api::store::JournalStore;
 use crate::engine::wait::Seed;
 use crate::json::Json;
-use crate::shell::settle::{Ended, Rejection};
+use crate::shell::client::Client;
+use crate::shell::end::{Ended, Rejection};
+use crate::shell::journal::store::JournalStore;
+use crate::shell::options::AwaitOptions;
 use crate::shell::values::{js_string, read_key};
 use js_sys::Array;
 use std::future::{poll_fn, Future};

@@ -3,14 +3,11 @@
 //! between these and the task journal's calls, for both APIs).
 
 use super::clock::now;
+use super::end::Driving;
 use super::hooks::Hooks;
-use super::mistake::Mistake;
+use super::invalid::Mistake;
+use super::options::{bounds, input_mode, retry};
 use super::run::{drive, Spec};
-use super::settings::{bounds, input_mode, retry};
-use super::settle::Driving;
-use crate::api::callbacks::Handlers;
-use crate::api::client::Client;
-use crate::api::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallSettings, CallTool};
 use crate::engine::settings::{ReadChunk, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
@@ -18,6 +15,9 @@ use crate::engine::step::Step;
 use crate::engine::wait::{Seed, Wait};
 use crate::engine::{AbortScope, Machine};
 use crate::proto::request::{with_tasks_extension, Call};
+use crate::shell::callbacks::Handlers;
+use crate::shell::client::Client;
+use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 
