@@ -14,7 +14,6 @@
 //! and returns a `'static` future that sends nothing until it is first polled: it can be awaited, or
 //! spawned with `wasm_bindgen_futures::spawn_local`.
 
-use super::convert::to_js;
 use super::error::{Error, TaskError};
 use super::outcome::{CallOutcome, WaitOutcome};
 use super::status::TaskStatus;
@@ -23,6 +22,7 @@ use crate::engine::Verdict;
 use crate::shell::calls;
 use crate::shell::client::Client;
 use crate::shell::end::{Driving, Ended, Rejection};
+use crate::shell::interop::to_js::serialize as to_js;
 use crate::shell::invalid::Mistake;
 use crate::shell::options::tool_args;
 use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
@@ -130,7 +130,7 @@ impl From<TaskStatus> for TaskRef {
 impl TaskRef {
     fn seed(self) -> Result<Seed<JsValue>, Error> {
         let value = match self {
-            Self::Id(id) => crate::shell::values::js_text(&id),
+            Self::Id(id) => crate::shell::interop::to_js::js_text(&id),
             Self::Status(v) => v,
         };
         read_seed(value).map_err(|m| Error::of(Mistake::task(m).rejection("awaitTask")))

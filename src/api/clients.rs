@@ -10,9 +10,10 @@ use crate::json::Json;
 use crate::shell::callbacks::Handlers;
 use crate::shell::callbacks::Reply;
 use crate::shell::client::{Client, RequestOptions};
+use crate::shell::interop::from_js::{as_function, field};
+use crate::shell::interop::to_js::{js_string, set_key};
 use crate::shell::js_client::ClientObject;
 use crate::shell::millis::millis_f64;
-use crate::shell::values::{as_function, field, js_string, set_key};
 use js_sys::Object;
 use std::future::Future;
 use std::rc::Rc;
@@ -224,7 +225,7 @@ impl HttpClient {
     /// # Ok(()) }
     /// ```
     pub fn with_options(url: &str, options: HttpOptions) -> Result<Self, Error> {
-        if !crate::shell::values::is_safe_web_url(url) {
+        if !crate::shell::interop::from_js::is_safe_web_url(url) {
             let message =
                 "HttpClient: the URL must be an absolute http: or https: URL with a host and no credentials: ";
             return Err(Error::InvalidArgument([message, url].concat()));

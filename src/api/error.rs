@@ -58,8 +58,8 @@ impl Error {
     }
 
     /// A value that does not fit the caller's type (serde-wasm-bindgen's message).
-    pub(crate) fn not_fitting(what: &str, e: &serde_wasm_bindgen::Error) -> Self {
-        Self::InvalidArgument([what, ": ", &e.to_string()].concat())
+    pub(crate) fn not_fitting(what: &str, message: &str) -> Self {
+        Self::InvalidArgument([what, ": ", message].concat())
     }
 }
 

@@ -5,7 +5,7 @@
 use super::status::TaskStatus;
 use crate::json::Json;
 use crate::shell::callbacks::{AskContext, HandlerFn, InputFn, StatusFn};
-use crate::shell::values::js_string;
+use crate::shell::interop::to_js::js_string;
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -36,7 +36,7 @@ impl Answer {
     /// let answer = Answer::accept(&serde_json::json!({"name": "Ada"}));
     /// ```
     pub fn accept(content: &impl serde::Serialize) -> Self {
-        let content = super::convert::to_js(content).unwrap_or(JsValue::UNDEFINED);
+        let content = crate::shell::interop::to_js::serialize(content).unwrap_or(JsValue::UNDEFINED);
         Self::Ok(JsValue::object(vec![("action", js_string("accept")), ("content", content)]))
     }
 
@@ -66,7 +66,7 @@ impl Answer {
     /// let roots = mcp_tasks_wasm::Answer::result(&serde_json::json!({"roots": [{"uri": "file:///work"}]}));
     /// ```
     pub fn result(value: &impl serde::Serialize) -> Self {
-        Self::Ok(super::convert::to_js(value).unwrap_or(JsValue::UNDEFINED))
+        Self::Ok(crate::shell::interop::to_js::serialize(value).unwrap_or(JsValue::UNDEFINED))
     }
 
     /// The JS answer object, its payload under `ok_key` (`response` or `responses`).

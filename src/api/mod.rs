@@ -5,7 +5,6 @@
 mod adapters;
 mod calls;
 mod clients;
-mod convert;
 mod error;
 mod handlers;
 mod helpers;

@@ -3,11 +3,12 @@
 //! read (but `TaskError::value`, the error object itself); results, statuses and responses stay the
 //! very JS values that arrived.
 
-use super::error::TaskError;
+use super::error::{Error, TaskError};
 use super::status::{input_requests, InputRequest, TaskStatus};
 use crate::engine::Verdict;
 use crate::json::Json;
 use crate::shell::end::Ended;
+use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
 /// What [`call_tool`](crate::call_tool) ends with (JS: `callTool`'s tagged outcome object).
@@ -342,4 +343,58 @@ impl InputRequired {
             value: value.clone(),
         }
     }
+}
+
+impl ToolResult {
+    /// The whole result as the caller's type (serde-wasm-bindgen); `Err`:
+    /// [`Error::InvalidArgument`](Error::InvalidArgument) when it does not fit.
+    ///
+    /// ```no_run
+    /// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), mcp_tasks_wasm::Error> {
+    /// let any: serde_json::Value = result.deserialize()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        deserialize("result", &self.value)
+    }
+
+    /// The result's `structuredContent` as the caller's type: `Ok(None)` when the result has none,
+    /// `Err(Error::InvalidArgument)` when it does not fit `T`.
+    ///
+    /// ```no_run
+    /// #[derive(serde::Deserialize)]
+    /// struct Sum { total: u32 }
+    /// # fn f(result: mcp_tasks_wasm::ToolResult) -> Result<(), mcp_tasks_wasm::Error> {
+    /// if let Some(sum) = result.structured::<Sum>()? { assert!(sum.total > 0); }
+    /// # Ok(()) }
+    /// ```
+    pub fn structured<T: DeserializeOwned>(&self) -> Result<Option<T>, Error> {
+        match self.value.get("structuredContent") {
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(None),
+            Some(v) => deserialize("structuredContent", &v).map(Some),
+        }
+    }
+}
+
+impl InputRequest {
+    /// Its `params` as the caller's type (serde-wasm-bindgen); `Err`:
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when they do not fit it.
+    ///
+    /// ```no_run
+    /// #[derive(serde::Deserialize)]
+    /// struct Form { message: String }
+    /// # fn f(request: mcp_tasks_wasm::InputRequest) -> Result<(), mcp_tasks_wasm::Error> {
+    /// let form: Form = request.deserialize()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        deserialize("params", &self.params)
+    }
+}
+
+/// A JS value as the caller's type `T`; `Err`: [`Error::InvalidArgument`] with serde's message, after
+/// `what` (the part read: `params`, `result`, …).
+fn deserialize<T: serde::de::DeserializeOwned>(what: &str, value: &JsValue) -> Result<T, Error> {
+    crate::shell::interop::from_js::deserialize(value).map_err(|m| Error::not_fitting(what, &m))
 }

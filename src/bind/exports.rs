@@ -4,7 +4,6 @@
 //! `TypeError` (bad arguments, nothing sent), the caller's abort reason, or what an application
 //! callback threw. Every export first checks that the stack has room for it ([`roomy`]).
 
-use super::read::{self, Check};
 use super::registry::{self, promised, roomy, Bound, Promised};
 use crate::json::Json;
 use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
@@ -16,12 +15,14 @@ use crate::shell::end::ended_to_js;
 use crate::shell::end::settle;
 #[cfg(feature = "journal")]
 use crate::shell::end::Rejection;
+use crate::shell::interop::from_js::arguments::{self as read, Check};
+use crate::shell::interop::from_js::is_plain_object;
+use crate::shell::interop::to_js::js_string;
 use crate::shell::invalid::Mistake;
 use crate::shell::live::{count, Counter};
 use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
 use crate::shell::start;
 use crate::shell::timer::armed_count;
-use crate::shell::values::{is_plain_object, js_string};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -99,7 +100,8 @@ fn both_bound(call: &CallOptions, wait: &AwaitOptions) -> Bound {
 pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let store = checked("pendingTasks", || read::store(&journal))?;
-        let listing = crate::shell::journal::pending_tasks(store, crate::shell::values::field(&options, "server"));
+        let listing =
+            crate::shell::journal::pending_tasks(store, crate::shell::interop::from_js::field(&options, "server"));
         Ok((Box::pin(async move { Ok(listing.await.map_err(Rejection::into_js)?.into()) }), Bound::NONE))
     })
 }
@@ -110,8 +112,8 @@ pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
 #[cfg(feature = "journal")]
 #[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
 pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promised {
+    use crate::shell::interop::from_js::read_key;
     use crate::shell::journal::{self, Journal};
-    use crate::shell::values::read_key;
     promised(|| {
         let (c, j, o, on_outcome) = checked("resumeTasks", || {
             let on_outcome = read::on_outcome(&options)?;

@@ -3,7 +3,6 @@
 //! throw), calls the typed function, and turns its outcome into the tagged JS object.
 
 mod exports;
-mod read;
 mod registry;
 
 /// The TypeScript declarations of the public API, emitted into the generated `.d.ts`.

@@ -120,3 +120,14 @@ impl Handlers {
         }
     }
 }
+
+/// The callbacks of one part of a call (`callAndAwait` has two: the call's, then the wait's).
+#[derive(Clone, Default)]
+pub struct Hooks {
+    /// `onStatus`.
+    pub on_status: Option<StatusFn>,
+    /// The input handlers.
+    pub handlers: Handlers,
+    /// The input function.
+    pub input_fn: Option<InputFn>,
+}

@@ -2,14 +2,14 @@
 //! function — the transports of the package, an application's own object), as a
 //! [`Client`](crate::shell::client::Client).
 
-use super::hooks::js_handler;
+use super::interop::from_js::client::{js_handlers, read_millis};
+use super::interop::from_js::{as_function, entries, field, is_plain_object};
+use super::interop::to_js::{js_string, request_options};
 use super::invalid::Mistake;
-use super::millis::duration_of_millis;
 use super::reply::called;
-use super::values::{as_function, entries, field, is_plain_object, js_string, set_key};
 use crate::shell::callbacks::{Handlers, Reply};
 use crate::shell::client::{Client, RequestOptions};
-use js_sys::{Function, Object};
+use js_sys::Function;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 
@@ -20,11 +20,11 @@ use wasm_bindgen::prelude::*;
 pub struct ClientObject {
     /// The client object (`this` of its functions).
     pub object: JsValue,
-    request: Function,
-    listen: Option<Function>,
-    capabilities: Option<JsValue>,
-    timeout: Option<Duration>,
-    handlers: JsValue,
+    pub(in crate::shell) request: Function,
+    pub(in crate::shell) listen: Option<Function>,
+    pub(in crate::shell) capabilities: Option<JsValue>,
+    pub(in crate::shell) timeout: Option<Duration>,
+    pub(in crate::shell) handlers: JsValue,
 }
 
 impl ClientObject {
@@ -58,24 +58,6 @@ impl ClientObject {
     }
 }
 
-/// A duration property in milliseconds: `None` when absent; a mistake unless a non-negative number
-/// (`Infinity`: no bound; fractions round up). One message for a client's and the options' fields.
-pub fn read_millis(o: &JsValue, key: &'static str) -> Result<Option<Duration>, Mistake> {
-    match field(o, key) {
-        None => Ok(None),
-        Some(v) => match v.as_f64() {
-            Some(n) if n >= 0.0 => Ok(Some(duration_of_millis(n))),
-            _ => Err(Mistake::field(key, "must be a non-negative number of milliseconds (or Infinity)")),
-        },
-    }
-}
-
-/// The input handlers of a JS handlers object (each called with the object as `this`).
-pub fn js_handlers(handlers: &JsValue) -> Handlers {
-    let get = |name: &str| field(handlers, name).and_then(|f| as_function(&f)).map(|f| js_handler(f, handlers.clone()));
-    Handlers { form: get("form"), url: get("url"), sampling: get("sampling"), roots: get("roots") }
-}
-
 impl ClientObject {
     /// `true` when `other` is the same reading of the same object: the same functions, no
     /// capabilities, the same request timeout and handlers (so one may serve in place of the other).
@@ -96,25 +78,15 @@ impl ClientObject {
     }
 }
 
-/// `{signal, timeoutMs?}` as a JS object.
-fn options_object(signal: &web_sys::AbortSignal, timeout: Option<std::time::Duration>) -> JsValue {
-    let o = Object::new();
-    set_key(&o, "signal", signal);
-    if let Some(t) = timeout {
-        set_key(&o, "timeoutMs", &JsValue::from_f64(super::millis::millis_f64(t)));
-    }
-    o.into()
-}
-
 impl Client for ClientObject {
     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
-        let opts = options_object(&options.signal, options.timeout);
+        let opts = request_options(&options.signal, options.timeout);
         called(self.request.call3(&self.object, &js_string(method), &params, &opts))
     }
 
     fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
         let listen = self.listen.as_ref()?;
-        Some(called(listen.call2(&self.object, &params, &options_object(&signal, None))))
+        Some(called(listen.call2(&self.object, &params, &request_options(&signal, None))))
     }
 
     fn client_capabilities(&self) -> Option<JsValue> {

@@ -9,8 +9,8 @@ pub mod calls;
 pub mod client;
 pub mod clock;
 pub mod end;
-pub mod hooks;
 pub mod inbox;
+pub mod interop;
 pub mod invalid;
 #[cfg(feature = "journal")]
 pub mod journal;
@@ -25,4 +25,3 @@ pub mod slice;
 pub mod start;
 pub mod tagged;
 pub mod timer;
-pub mod values;

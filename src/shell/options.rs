@@ -237,7 +237,7 @@ impl AwaitOptions {
 pub fn tool_args(v: JsValue) -> Result<Option<JsValue>, Mistake> {
     if v.is_undefined() || v.is_null() {
         Ok(None)
-    } else if super::values::is_plain_object(&v) {
+    } else if super::interop::from_js::is_plain_object(&v) {
         Ok(Some(v))
     } else {
         Err(Mistake::rule("args must be an object (not an array)"))

@@ -1,13 +1,19 @@
 //! What a request, a callback or a store gave, as a future ([`Reply`]): how a JS value, a promise or
 //! a call's result becomes one. Application code's values are settled as `await` would settle them.
 
-use super::values::adopt;
 use crate::shell::callbacks::Reply;
 use std::future::Future;
 use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(module = "/src/shell/adopt.js")]
+extern "C" {
+    /// A promise of the module's own that settles as `await v` would, its value boxed as `[value]`
+    /// (see `adopt.js`): the only kind of promise the module awaits, whatever application code returned.
+    fn adopt(v: &JsValue) -> js_sys::Promise;
+}
 
 /// A future that is the settlement of `promise` (a native promise the module made, or one of the host's).
 pub fn settled(promise: js_sys::Promise) -> Reply {

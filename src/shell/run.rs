@@ -11,15 +11,16 @@
 //! Dropping the future (a Rust caller that stops awaiting) ends the run on the spot: every request and
 //! handler call in flight is aborted, the stream closed, the signals unwatched — nothing more is sent.
 
+use super::callbacks::Hooks;
 use super::clock::{millis, now};
 use super::end::{Driving, Ended, Rejection, Settled};
-use super::hooks::Hooks;
 use super::inbox::Inbox;
+use super::interop::from_js::entries;
+use super::interop::to_js::js_string;
 use super::live::{Counted, Counter};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
-use super::values::{deep_freeze, js_string};
 use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::proto::rpc::{read_rejection, RequestEnd};
@@ -562,5 +563,15 @@ fn close_stream(mut s: Stream) {
             }
         }),
         (None, None) => {}
+    }
+}
+
+/// Freezes a value the module built, deeply (it is then safe to share between calls).
+fn deep_freeze(v: &JsValue) {
+    if let Some(fields) = entries(v) {
+        js_sys::Object::freeze(v.unchecked_ref::<js_sys::Object>());
+        for (_, x) in fields {
+            deep_freeze(&x);
+        }
     }
 }

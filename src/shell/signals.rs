@@ -5,7 +5,7 @@
 //! the signal governs.
 
 use super::inbox::Inbox;
-use super::values::field;
+use super::interop::from_js::field;
 use crate::engine::{AbortScope, Event};
 use js_sys::{Function, WeakMap};
 use std::cell::RefCell;

@@ -2,9 +2,9 @@
 //! and returns the future that drives it against a [`Client`] to its end ([`super::calls`] chooses
 //! between these and the task journal's calls, for both APIs).
 
+use super::callbacks::Hooks;
 use super::clock::now;
 use super::end::Driving;
-use super::hooks::Hooks;
 use super::invalid::Mistake;
 use super::options::{bounds, input_mode, retry};
 use super::run::{drive, Spec};

@@ -157,7 +157,7 @@ fn cause_object(c: &FailureCause<JsValue>) -> CauseObject<'_> {
             CauseObject { method: Some(method), response: Some(response.clone()), ..of("protocol_violation") }
         }
         FailureCause::InputHandler { key, reason, status } => CauseObject {
-            key: Some(key.as_deref().map_or(JsValue::NULL, crate::shell::values::js_text)),
+            key: Some(key.as_deref().map_or(JsValue::NULL, crate::shell::interop::to_js::js_text)),
             reason: Some(reason.clone()),
             status: Some(status.clone()),
             ..of("input_handler")

@@ -11,7 +11,7 @@ use crate::json::Json;
 use crate::shell::callbacks::Reply;
 use crate::shell::callbacks::{HandlerFn, Handlers, StatusFn};
 use crate::shell::client::{Client, RequestOptions};
-use crate::shell::values::{entries, field};
+use crate::shell::interop::from_js::{entries, field};
 use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::JsValue;

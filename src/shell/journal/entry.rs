@@ -4,7 +4,8 @@
 //! changed (the store may keep what it is given).
 
 use crate::json::Json;
-use crate::shell::values::{entries, field, js_string, js_text, set_key, text_of};
+use crate::shell::interop::from_js::{entries, field, text_of};
+use crate::shell::interop::to_js::{js_string, js_text, set_key};
 use js_sys::{Array, Object};
 use wasm_bindgen::{JsCast, JsValue};
 

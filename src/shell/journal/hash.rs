@@ -3,8 +3,8 @@
 //! insecure page), `"fnv1a:<hex>"`, a 32-bit FNV-1a of the same UTF-8 text.
 
 use crate::shell::callbacks::Reply;
+use crate::shell::interop::from_js::field;
 use crate::shell::reply::settled;
-use crate::shell::values::field;
 use js_sys::{JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -1,6 +1,6 @@
 //! The journal key of a task: server and task id, as one string.
 
-use crate::shell::values::js_text;
+use crate::shell::interop::to_js::js_text;
 use wasm_bindgen::JsValue;
 
 /// The journal key of a task: `JSON.stringify([server, taskId])`.

@@ -3,8 +3,9 @@
 //! function throws, like what its promise rejects with, is the call's `Err`.
 
 use crate::shell::callbacks::Reply;
+use crate::shell::interop::from_js::{as_function, field};
+use crate::shell::interop::to_js::js_string;
 use crate::shell::reply::called;
-use crate::shell::values::{as_function, field, js_string};
 use js_sys::Function;
 #[cfg(feature = "js")]
 use std::cell::RefCell;

@@ -1,4 +1,4 @@
-// Strings and keys kept exact between JS and the module (see src/shell/values.rs). Rust text is UTF-8
+// Strings and keys kept exact between JS and the module (see src/shell/interop/mod.rs, `MARK`). Rust text is UTF-8
 // and cannot hold a lone surrogate, so a JS string that has one (or that starts with the mark itself)
 // crosses as its escaped form: the mark U+FDD0, then each UTF-16 code unit as four hex digits — one
 // to one, so it goes back out as the very string that came in. Also the two checks the module leaves

@@ -1,18 +1,18 @@
-//! Reading the arguments of the JS functions into the typed options, field by field, each mistake
+//! The operations' arguments as JS gives them, read into the typed options, field by field, each mistake
 //! with its own message (the export rejects with a `TypeError` "function: message"). Every read
 //! catches: a throwing getter or Proxy trap reads as absent.
 
+use super::client::{js_handlers, js_input_fn, js_status, read_millis};
+use super::{as_function, field, is_plain_object, text_of};
 use crate::engine::wait::{read_seed, Seed};
 use crate::json::Json;
 use crate::shell::callbacks::Handlers;
 use crate::shell::client::Client;
-use crate::shell::hooks::{js_input_fn, js_status};
 use crate::shell::invalid::Mistake;
 #[cfg(feature = "journal")]
 use crate::shell::journal::store::JournalStore;
-use crate::shell::js_client::{js_handlers, read_millis, ClientObject};
+use crate::shell::js_client::ClientObject;
 use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
-use crate::shell::values::{as_function, field, is_plain_object, text_of};
 use js_sys::Function;
 use std::rc::Rc;
 use std::time::Duration;
