@@ -51,6 +51,7 @@ if [ "$DEMO" = 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
   fi
 
+  bash tests/servers/sdk/setup.sh  # the MCP 2025-11-25 interop server's npm packages (own lockfile; instant when installed)
 fi
 
 # npm packages, when node_modules is missing or older than the lockfile.
