@@ -38,6 +38,7 @@ export const scenarios = [
   { id: "timeout", title: "timeout", server: "http", tool: "slow", args: { ms: 10_000 }, deadlineMs: 1500, expect: "timeout at the 1.5 s deadline" },
   { id: "plain", title: "plain tool", server: "http", tool: "echo", args: { text: "hi" }, expect: 'ok "hi"' },
   { id: "unaware", title: "Tasks-unaware server", server: "http-unaware", tool: "slow", args: { ms: 500 }, expect: 'ok "slept 500 ms"' },
+  { id: "unaware-input", title: "input on a Tasks-unaware server", server: "http-unaware", tool: "ask", input: "accept", expect: 'ok "ask: accept {"name":"Ada"}"' },
   { id: "stdio", title: "stdio", server: "stdio", tool: "slow", args: { ms: 500 }, expect: 'ok "slept 500 ms"' },
   { id: "tool-error", title: "tool error (isError, completed)", server: "http", tool: "tool_error", expect: "ok with isError: true" },
   { id: "required", title: "required task tool", server: "http", tool: "required_task", expect: 'ok "required_task: done"' },
