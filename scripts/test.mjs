@@ -28,6 +28,7 @@ const steps = [
   ["clippy rust api", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--no-default-features", "--", "-D", "warnings"]],
   ["clippy rust api journal", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--no-default-features", "--features", "journal", "--", "-D", "warnings"]],
   ["rust docs", "node", ["scripts/docs.mjs"]],
+  ["doc links", "node", ["scripts/links.mjs"]],
   ["test server", "node", ["--test", ...nodeTests("tests/server")]],
   ["node", "node", ["--test", ...nodeTests("tests/node")]],
   ["types", "node", ["node_modules/typescript/bin/tsc", "-p", "tests/types"]],
