@@ -6,7 +6,6 @@ use super::status::TaskStatus;
 use crate::engine::{ErrorKind, Failure, FailureCause};
 use crate::json::Json;
 use crate::shell::end::Rejection;
-use crate::shell::tagged::error_to_js;
 use wasm_bindgen::JsValue;
 
 /// The error of every function of the Rust API (JS: what the promise rejects with; and the `error`
@@ -197,7 +196,7 @@ impl TaskError {
 
     /// The engine's error, typed (its `value` the error object the JS functions give).
     pub(crate) fn of(f: Failure<JsValue>) -> Self {
-        let value = error_to_js(&f);
+        let value = f.to_json();
         Self { code: f.code, kind: f.kind, message: f.message, data: f.data, cause: f.cause.and_then(Cause::of), value }
     }
 }

@@ -2,7 +2,6 @@
 //! object another waiter of a journaled task broadcast — or the value it rejects with. The JS exports
 //! write it as the tagged outcome object ([`settle`]); the Rust API reads it as its typed outcome.
 
-use super::tagged::outcome_to_js;
 use crate::engine::Verdict;
 use std::future::Future;
 use std::pin::Pin;
@@ -54,7 +53,7 @@ pub type Settling = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 /// The tagged outcome object of `ended`.
 pub fn ended_to_js(ended: Ended) -> JsValue {
     match ended {
-        Ended::Verdict(o) => outcome_to_js(&o),
+        Ended::Verdict(o) => o.to_json(),
         #[cfg(feature = "journal")]
         Ended::Told(object) => object,
     }

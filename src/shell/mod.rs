@@ -23,5 +23,4 @@ pub mod run;
 pub mod signals;
 pub mod slice;
 pub mod start;
-pub mod tagged;
 pub mod timer;

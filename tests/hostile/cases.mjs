@@ -909,6 +909,36 @@ scenario("proto:throwing-setters", 'throwing setters on Object.prototype for "si
   return detail;
 });
 
+scenario("proto:outcome-setters", 'throwing setters on Object.prototype for the fields of the outcome objects ("tag", "result", "status", "error", "code", "kind", "cause"), then callTool (ok), getTask (ok with a status) and awaitTask against a task that fails (error with a cause)', "each call settles with its outcome object, the setters ran and threw (each caught: the field is left unset), no exception escaped", async (t) => {
+  // The outcome objects are written by one function (the engine's Outcome::to_json over the Json
+  // builder), whose fields are set by catching assignments: a poisoned prototype leaves a field unset
+  // instead of throwing through the module (which killed the process, or hung a page's call).
+  const keys = ["tag", "result", "status", "error", "code", "kind", "cause"];
+  const failed = { resultType: "complete", taskId: TID, status: "failed", error: { code: -32603, message: "boom" } };
+  const client = {
+    request(method) {
+      if (method === "tools/call") return Promise.resolve(RESULT());
+      return Promise.resolve(failed);
+    },
+  };
+  let thrown = 0;
+  const outcomes = [];
+  for (const k of keys) Object.defineProperty(Object.prototype, k, { set() { thrown += 1; throw new Error(`setter ${k}`); }, configurable: true });
+  try {
+    outcomes.push(await t.call("callTool", () => t.lib.callTool(client, "x", {}, { timeoutMs: T }), T));
+    outcomes.push(await t.call("getTask", () => t.lib.getTask(client, TID, { timeoutMs: T }), T));
+    outcomes.push(await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T }), T));
+  } finally {
+    for (const k of keys) delete Object.prototype[k];
+  }
+  const detail = `${outcomes.map((o) => `${o.resolved ? "resolved" : "rejected"} ${show(o.value)}`).join("; ")}; setters threw ${thrown} times`;
+  assert(thrown >= 7, `the setters ran for the outcome fields: ${detail}`);
+  assert(outcomes.every((o) => o.resolved && typeof o.value === "object" && o.value !== null), `every call resolved with an object: ${detail}`);
+  // With the prototype clean again, the objects show what was set: the fields the setters refused are absent.
+  assert(outcomes.every((o) => !Object.hasOwn(o.value, "tag")), `the refused "tag" fields stay unset: ${detail}`);
+  return detail;
+});
+
 // The caller's stack: calls made within the last ~2000 frames before the JS stack limit.
 scenario("stack:near-limit", "recursing to the stack limit, at each of the last 2000 depths: capabilities({a:1}) (RangeError caught) and callAndAwait against a healthy client; 3 times", "callAndAwait never throws synchronously where a call with 4 KB of arguments still fits (its entry's room); every call started settles; then at normal depth capabilities, a healthy callAndAwait (ok) and liveCounts all zero", async (t) => {
   const lib = t.lib;

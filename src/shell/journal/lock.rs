@@ -15,7 +15,6 @@ use crate::shell::end::{Driving, Ended, Rejection};
 use crate::shell::inbox::Inbox;
 use crate::shell::interop::from_js::field;
 use crate::shell::signals::{is_aborted, reason_of, subscribe};
-use crate::shell::tagged::outcome_to_js;
 use js_sys::{Array, Function, Promise};
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
@@ -110,7 +109,7 @@ pub fn hold(server: &str, task_id: &str) -> Option<Held> {
 pub fn told(server: &str, task_id: Option<String>, outcome: &Verdict<JsValue>) {
     let Some(task_id) = task_id.filter(|_| is_terminal(outcome)) else { return };
     if let Ok(bc) = web_sys::BroadcastChannel::new(&lock_name(server, &task_id)) {
-        let _ = bc.post_message(&outcome_to_js(outcome));
+        let _ = bc.post_message(&outcome.to_json());
         bc.close();
     }
 }
