@@ -87,4 +87,53 @@ for (const c of cycles) {
   for (const m of c.sort()) console.log(`  ${relative(src, known.get(m))} → ${[...edges.get(m)].filter((d) => members.has(d)).join(", ")}`);
 }
 console.log(cycles.length ? `${cycles.length} module cycle(s)` : `no module cycles (${all.length} modules)`);
-process.exit(cycles.length ? 1 : 0);
+
+// Folders: a folder (src/shell, src/shell/interop, …) depends on another when one of its modules, at any
+// depth, depends on a module of the other; a folder and the folders inside it are one room and its
+// parts, never dependencies. No folder may depend on one that depends on it back: the floors (engine
+// under shell, shell under the two faces) only ever point down.
+const folders = [...new Set(all.filter(([, f]) => f.endsWith("mod.rs")).map(([p]) => p.join("::")))];
+const inside = (m, folder) => m === folder || m.startsWith(`${folder}::`);
+const nested = (a, b) => inside(a, b) || inside(b, a);
+/** Which modules of `from` depend on modules of `to`, as "module → dependency" lines. */
+const arrows = (from, to) =>
+  [...edges].flatMap(([m, deps]) => (inside(m, from) ? [...deps].filter((d) => inside(d, to)).map((d) => `${m} → ${d}`) : []));
+let folderCycles = 0;
+for (const [i, a] of folders.entries()) {
+  for (const b of folders.slice(i + 1)) {
+    if (nested(a, b)) continue;
+    const [there, back] = [arrows(a, b), arrows(b, a)];
+    if (there.length === 0 || back.length === 0) continue;
+    folderCycles += 1;
+    console.log(`FAIL folder cycle: src/${a.replaceAll("::", "/")} ⇄ src/${b.replaceAll("::", "/")}`);
+    for (const line of [...there, ...back]) console.log(`  ${line}`);
+  }
+}
+console.log(folderCycles ? `${folderCycles} folder cycle(s)` : `no folder cycles (${folders.length} folders)`);
+
+// The faces: src/api (Rust) and src/bind (JS) enter the shell through its front door, src/shell/mod.rs,
+// and only there — they name `crate::shell::<item>` for what it re-exports, never a module inside the
+// shell (its private helpers), nor the engine or the protocol layer, whose decisions are the shell's to
+// take. A slip is a path like `crate::shell::run::…` or `crate::engine::…` in a face's file.
+const faces = ["api", "bind"];
+let slips = 0;
+for (const [path, file] of all) {
+  if (!faces.includes(path[0])) continue;
+  const code = readFileSync(file, "utf8").replace(/\/\/.*$/gm, "");
+  const named = [];
+  for (const m of code.matchAll(/\bcrate::shell::\{([^}]*)\}/g)) named.push(...m[1].split(",").map((s) => s.trim()).filter(Boolean));
+  for (const m of code.matchAll(/\bcrate::shell::([a-z_][a-z0-9_]*)::/g)) named.push(`${m[1]}::`);
+  for (const n of named) {
+    const head = n.split("::")[0];
+    if (n.includes("::") && known.has(`shell::${head}`)) {
+      slips += 1;
+      console.log(`FAIL ${relative(src, file)} reaches into the shell: crate::shell::${n}… (use what src/shell/mod.rs re-exports)`);
+    }
+  }
+  for (const m of code.matchAll(/\bcrate::(engine|proto)\b/g)) {
+    slips += 1;
+    console.log(`FAIL ${relative(src, file)} names crate::${m[1]} (a face goes through the shell's front door)`);
+  }
+}
+console.log(slips ? `${slips} face slip(s)` : "the faces enter the shell through its front door only");
+process.exit(cycles.length || folderCycles || slips ? 1 : 0);

@@ -1,6 +1,6 @@
-//! The crate-root async functions: the very calls of the JS functions of the same names
-//! (`crate::shell::calls`, `crate::shell::start`), with a Rust client, serde arguments and typed
-//! outcomes converted from the engine's (no JS object in between).
+//! The crate-root async functions: the very operations of the JS functions of the same names (the
+//! shell's), with a Rust client, serde arguments and typed outcomes converted from the engine's (no JS
+//! object in between).
 //!
 //! Each resolves with `Ok(outcome)` for everything the server or the network does, and with
 //! [`Err(Error)`](Error) exactly where the JS function rejects: the caller's abort
@@ -17,16 +17,10 @@
 use super::error::{Error, TaskError};
 use super::outcome::{CallOutcome, WaitOutcome};
 use super::status::TaskStatus;
-use crate::engine::wait::{read_seed, Seed};
-use crate::engine::Verdict;
-use crate::shell::calls;
-use crate::shell::client::Client;
-use crate::shell::end::{Driving, Ended, Rejection};
-use crate::shell::interop::to_js::serialize as to_js;
-use crate::shell::invalid::Mistake;
-use crate::shell::options::tool_args;
-use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
-use crate::shell::start;
+use crate::json::Json;
+use crate::shell::{
+    serialize, task_ref, tool_args, AwaitOptions, CallOptions, Client, Driving, Ended, Rejection, StepOptions, Verdict,
+};
 use serde::Serialize;
 use std::future::Future;
 use std::rc::Rc;
@@ -35,13 +29,13 @@ use wasm_bindgen::JsValue;
 /// The tool's arguments: a struct or a map, or none (`&()`, `None`) — the JS functions' rule
 /// ([`tool_args`]), with the same message.
 fn arguments(what: &str, args: &impl Serialize) -> Result<Option<JsValue>, Error> {
-    let value = to_js(args).map_err(|e| Error::InvalidArgument([what, ": ", &describe_js(&e)].concat()))?;
+    let value = serialize(args).map_err(|e| Error::InvalidArgument([what, ": ", &describe_js(&e)].concat()))?;
     tool_args(value).map_err(|m| Error::of(m.rejection(what)))
 }
 
 /// The message of a serialization error (a JS `Error`).
 fn describe_js(e: &JsValue) -> String {
-    crate::json::Json::get_str(e, "message").unwrap_or_default()
+    e.get_str("message").unwrap_or_default()
 }
 
 /// The client as the shell drives it.
@@ -85,7 +79,9 @@ pub fn call_tool<C: Client + Clone + 'static>(
     options: CallOptions,
 ) -> impl Future<Output = Result<CallOutcome, Error>> + 'static {
     let (client, name, args) = (shared(client), name.to_owned(), arguments("callTool", args));
-    async move { CallOutcome::of(ended(calls::call_tool(client, &name, args?, options)).await?).ok_or_else(not_an_end) }
+    async move {
+        CallOutcome::of(ended(crate::shell::call_tool(client, &name, args?, options)).await?).ok_or_else(not_an_end)
+    }
 }
 
 /// What [`await_task`] waits for: a task id, or a status (`call_tool`'s, or one read before).
@@ -128,12 +124,12 @@ impl From<TaskStatus> for TaskRef {
 }
 
 impl TaskRef {
-    fn seed(self) -> Result<Seed<JsValue>, Error> {
-        let value = match self {
-            Self::Id(id) => crate::shell::interop::to_js::js_text(&id),
+    /// Its JS value: the task id as a JS string (exactly the one it was read from), or the status.
+    fn into_js(self) -> JsValue {
+        match self {
+            Self::Id(id) => JsValue::string(&id),
             Self::Status(v) => v,
-        };
-        read_seed(value).map_err(|m| Error::of(Mistake::task(m).rejection("awaitTask")))
+        }
     }
 }
 
@@ -166,7 +162,8 @@ pub fn await_task<C: Client + Clone + 'static>(
 
 /// [`await_task`] on its way.
 async fn awaiting(client: Rc<dyn Client>, task: TaskRef, options: AwaitOptions) -> Result<WaitOutcome, Error> {
-    wait_outcome(calls::await_task(client, task.seed()?, options)).await
+    let task = task_ref(task.into_js()).map_err(|m| Error::of(m.rejection("awaitTask")))?;
+    wait_outcome(crate::shell::await_task(client, task, options)).await
 }
 
 /// [`call_tool`], then [`await_task`] on a created task; an immediate `Ok`, `Error` or
@@ -194,7 +191,7 @@ pub fn call_and_await<C: Client + Clone + 'static>(
     wait: AwaitOptions,
 ) -> impl Future<Output = Result<WaitOutcome, Error>> + 'static {
     let (client, name, args) = (shared(client), name.to_owned(), arguments("callAndAwait", args));
-    async move { wait_outcome(calls::call_and_await(client, &name, args?, call, wait)).await }
+    async move { wait_outcome(crate::shell::call_and_await(client, &name, args?, call, wait)).await }
 }
 
 /// The engine's outcome of a one-request call; its error answer is [`Error::Task`].
@@ -232,7 +229,7 @@ pub fn get_task<C: Client + Clone + 'static>(
 
 /// [`get_task`] on its way.
 async fn reading(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Result<TaskStatus, Error> {
-    match step(start::get_task(client, task_id, options)).await? {
+    match step(crate::shell::get_task(client, task_id, options)).await? {
         Verdict::Status(v) => TaskStatus::from_js(&v).ok_or_else(not_an_end),
         _ => Err(not_an_end()),
     }
@@ -257,9 +254,10 @@ pub fn update_task<C: Client + Clone + 'static>(
     options: StepOptions,
 ) -> impl Future<Output = Result<(), Error>> + 'static {
     let (client, task_id) = (shared(client), task_id.to_owned());
-    let responses = arguments("updateTask", responses)
-        .and_then(|r| r.ok_or_else(|| Error::of(Mistake::RESPONSES.rejection("updateTask"))));
-    async move { step(start::update_task(client, &task_id, responses?, options)).await.map(drop) }
+    let responses = arguments("updateTask", responses).and_then(|r| {
+        crate::shell::responses(r.unwrap_or(JsValue::NULL)).map_err(|m| Error::of(m.rejection("updateTask")))
+    });
+    async move { step(crate::shell::update_task(client, &task_id, responses?, options)).await.map(drop) }
 }
 
 /// Asks the server to cancel a task (`tasks/cancel`): `Ok(())` is an acknowledgement — the task may
@@ -279,5 +277,5 @@ pub fn cancel_task<C: Client + Clone + 'static>(
     options: StepOptions,
 ) -> impl Future<Output = Result<(), Error>> + 'static {
     let (client, task_id) = (shared(client), task_id.to_owned());
-    async move { step(start::cancel_task(client, &task_id, options)).await.map(drop) }
+    async move { step(crate::shell::cancel_task(client, &task_id, options)).await.map(drop) }
 }

@@ -1,20 +1,16 @@
 //! The clients a Rust app drives: [`HttpClient`] (Streamable HTTP over `fetch`), [`PortClient`] (a
 //! `MessagePort`), [`DirectClient`] (an in-process Rust handler) and [`JsClient`] (any JS client
-//! object). The first three are the package's own JS adapters, made from Rust: the same transports as
-//! the npm package's `httpClient`, `portClient` and `directClient`; input handlers given in their
-//! options are Rust closures. A Rust type becomes a client by implementing [`Client`].
+//! object). All four are the one JS-backed client ([`JsBacked`]), made by their own constructors: the
+//! first three from the package's own JS adapters — the same transports as the npm package's
+//! `httpClient`, `portClient` and `directClient` — with input handlers given as Rust closures. A Rust
+//! type becomes a client by implementing [`Client`](crate::Client).
 
 use super::adapters::{direct_client, http_client, port_client};
 use super::error::Error;
 use crate::json::Json;
-use crate::shell::callbacks::Handlers;
-use crate::shell::callbacks::Reply;
-use crate::shell::client::{Client, RequestOptions};
-use crate::shell::interop::from_js::{as_function, field};
-use crate::shell::interop::to_js::{js_string, set_key};
-use crate::shell::js_client::ClientObject;
-use crate::shell::millis::millis_f64;
-use js_sys::Object;
+use crate::shell::{
+    call_and_forget, call_method, is_safe_web_url, set_client_id, transport_options, Handlers, JsBacked,
+};
 use std::future::Future;
 use std::rc::Rc;
 use std::time::Duration;
@@ -33,14 +29,9 @@ use wasm_bindgen_futures::future_to_promise;
 /// let status = get_task(&client, "tsk_123", StepOptions::default()).await?;
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Debug)]
-pub struct JsClient {
-    read: ClientObject,
-    /// Input handlers given in Rust (instead of the object's `inputHandlers`).
-    handlers: Option<Handlers>,
-}
+pub type JsClient = JsBacked;
 
-impl JsClient {
+impl JsBacked {
     /// Reads a JS client object. `Err`: [`Error::InvalidArgument`] for a value that is not a client.
     ///
     /// ```no_run
@@ -49,78 +40,46 @@ impl JsClient {
     /// # Ok(()) }
     /// ```
     pub fn new(value: &JsValue) -> Result<Self, Error> {
-        let read = ClientObject::read(value).map_err(|m| Error::InvalidArgument(m.message().to_owned()))?;
-        Ok(Self { read, handlers: None })
-    }
-
-    /// The client object (e.g. to hand it to JS code).
-    ///
-    /// ```no_run
-    /// # fn f(client: mcp_tasks_wasm::JsClient) {
-    /// let object: &wasm_bindgen::JsValue = client.as_js();
-    /// # }
-    /// ```
-    pub fn as_js(&self) -> &JsValue {
-        &self.read.object
-    }
-
-    /// A JS adapter's client with the input handlers given in Rust, and `id` set on its object.
-    fn adapted(object: Result<JsValue, JsValue>, handlers: Option<Handlers>, id: Option<&str>) -> Result<Self, Error> {
-        let object = object.map_err(|e| Error::thrown_type_error(&e))?;
-        let client = Self { handlers, ..Self::new(&object)? };
-        if let Some(id) = id {
-            set_key(&object, "id", &js_string(id));
-        }
-        Ok(client)
+        JsBacked::read(value).map_err(|m| Error::InvalidArgument(m.message().to_owned()))
     }
 }
 
-impl Client for JsClient {
-    fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
-        self.read.request(method, params, options)
-    }
-    fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
-        self.read.listen(params, signal)
-    }
-    fn client_capabilities(&self) -> Option<JsValue> {
-        self.read.client_capabilities()
-    }
-    fn request_timeout(&self) -> Option<Duration> {
-        self.read.request_timeout()
-    }
-    fn input_handlers(&self) -> Handlers {
-        self.handlers.clone().unwrap_or_else(|| self.read.input_handlers())
-    }
-    #[cfg(feature = "journal")]
-    fn id(&self) -> Option<String> {
-        self.read.id()
+/// What made each of the Rust API's client types: the `K` of [`JsBacked`] behind [`HttpClient`],
+/// [`PortClient`] and [`DirectClient`] (their constructors and methods).
+pub mod kind {
+    /// [`HttpClient`](crate::HttpClient)'s: the package's `httpClient`.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Http;
+    /// [`PortClient`](crate::PortClient)'s: the package's `portClient`.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Port;
+    /// [`DirectClient`](crate::DirectClient)'s: the package's `directClient`, and the Rust handler it
+    /// calls (kept alive as long as the client).
+    #[derive(Clone, Debug)]
+    pub struct Direct {
+        pub(super) _handler: std::rc::Rc<super::HandlerClosure>,
     }
 }
 
-/// Implements [`Client`] for a wrapper of a [`JsClient`] (field `js`).
-macro_rules! adapted_client {
-    ($t:ty) => {
-        impl Client for $t {
-            fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
-                self.js.request(method, params, options)
-            }
-            fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {
-                self.js.listen(params, signal)
-            }
-            fn client_capabilities(&self) -> Option<JsValue> {
-                self.js.client_capabilities()
-            }
-            fn request_timeout(&self) -> Option<Duration> {
-                self.js.request_timeout()
-            }
-            fn input_handlers(&self) -> Handlers {
-                self.js.input_handlers()
-            }
-            fn id(&self) -> Option<String> {
-                self.js.id()
-            }
-        }
-    };
+/// The client a JS adapter made (`object`: what its factory returned or threw), as made by `kind`, with
+/// the input handlers given in Rust and `id` set on its object.
+fn adapted<K>(
+    object: Result<JsValue, JsValue>,
+    kind: K,
+    handlers: Option<Handlers>,
+    id: Option<&str>,
+) -> Result<JsBacked<K>, Error> {
+    let object = object.map_err(|e| Error::thrown_type_error(&e))?;
+    let client = JsClient::new(&object)?.made_by(kind, handlers);
+    if let Some(id) = id {
+        set_client_id(&object, id);
+    }
+    Ok(client)
+}
+
+/// `{name, version}` as the transport options take it.
+fn info_pair(info: &Option<ClientInfo>) -> Option<(&str, &str)> {
+    info.as_ref().map(|i| (i.name.as_str(), i.version.as_str()))
 }
 
 /// `{name, version}` a client declares itself as (`_meta["io.modelcontextprotocol/clientInfo"]`).
@@ -165,26 +124,6 @@ pub struct HttpOptions {
     pub input_handlers: Option<Handlers>,
 }
 
-/// The common options of the JS adapters: `{requestTimeoutMs?, clientInfo?, clientCapabilities?}`.
-fn adapter_options(
-    request_timeout: Option<Duration>,
-    client_info: Option<&ClientInfo>,
-    capabilities: Option<&JsValue>,
-) -> Object {
-    let o = Object::new();
-    if let Some(t) = request_timeout {
-        set_key(&o, "requestTimeoutMs", &JsValue::from_f64(millis_f64(t)));
-    }
-    if let Some(info) = client_info {
-        let v = JsValue::object(vec![("name", js_string(&info.name)), ("version", js_string(&info.version))]);
-        set_key(&o, "clientInfo", &v);
-    }
-    if let Some(c) = capabilities {
-        set_key(&o, "clientCapabilities", c);
-    }
-    o
-}
-
 /// The Streamable HTTP client (MCP 2026-07-28) over `fetch`: the npm package's `httpClient`, made
 /// from Rust. Its `id` (the server its journaled tasks belong to) is the URL.
 ///
@@ -195,12 +134,9 @@ fn adapter_options(
 /// let outcome = call_and_await(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default(), AwaitOptions::default()).await?;
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Debug)]
-pub struct HttpClient {
-    js: JsClient,
-}
+pub type HttpClient = JsBacked<kind::Http>;
 
-impl HttpClient {
+impl JsBacked<kind::Http> {
     /// A client of the MCP endpoint at `url`, with the default options. `Err`:
     /// [`Error::InvalidArgument`] for what is not an absolute `http:`/`https:` URL with a host and no
     /// credentials (checked by the WHATWG URL parser, here, not at the first call).
@@ -225,24 +161,18 @@ impl HttpClient {
     /// # Ok(()) }
     /// ```
     pub fn with_options(url: &str, options: HttpOptions) -> Result<Self, Error> {
-        if !crate::shell::interop::from_js::is_safe_web_url(url) {
+        if !is_safe_web_url(url) {
             let message =
                 "HttpClient: the URL must be an absolute http: or https: URL with a host and no credentials: ";
             return Err(Error::InvalidArgument([message, url].concat()));
         }
-        let o = adapter_options(
+        let o = transport_options(
             options.request_timeout,
-            options.client_info.as_ref(),
+            info_pair(&options.client_info),
             options.client_capabilities.as_ref(),
+            &options.headers,
         );
-        if !options.headers.is_empty() {
-            let headers = Object::new();
-            for (name, value) in &options.headers {
-                set_key(&headers, name, &js_string(value));
-            }
-            set_key(&o, "headers", &headers);
-        }
-        Ok(Self { js: JsClient::adapted(http_client(url, &o), options.input_handlers, None)? })
+        adapted(http_client(url, &o), kind::Http, options.input_handlers, None)
     }
 
     /// Sends `server/discover` once (the answer is cached; a failure is not): the server's
@@ -257,27 +187,11 @@ impl HttpClient {
     ///
     /// `Err`: [`Error::Task`] with the JSON-RPC error or the transport failure (kind `transport`).
     pub async fn discover(&self) -> Result<JsValue, Error> {
-        let object = self.js.as_js();
         let failed = |e: JsValue| Error::Task(super::error::TaskError::from_js(&e));
-        let discover = field(object, "discover").and_then(|f| as_function(&f));
-        let discover = discover.ok_or_else(|| Error::InvalidArgument("no discover function".to_owned()))?;
-        let promise = discover.call0(object).map_err(failed)?;
-        crate::shell::reply::awaited(&promise).await.map_err(failed)
-    }
-
-    /// The JS client object (e.g. to hand it to JS code).
-    ///
-    /// ```no_run
-    /// # fn f(client: mcp_tasks_wasm::HttpClient) {
-    /// let object: &wasm_bindgen::JsValue = client.as_js();
-    /// # }
-    /// ```
-    pub fn as_js(&self) -> &JsValue {
-        self.js.as_js()
+        let discovering = call_method(self.as_js(), "discover");
+        discovering.ok_or_else(|| Error::InvalidArgument("no discover function".to_owned()))?.await.map_err(failed)
     }
 }
-
-adapted_client!(HttpClient);
 
 /// The options of [`PortClient::with_options`] and [`DirectClient::with_options`].
 ///
@@ -312,12 +226,9 @@ pub struct ClientOptions {
 /// client.close();
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Debug)]
-pub struct PortClient {
-    js: JsClient,
-}
+pub type PortClient = JsBacked<kind::Port>;
 
-impl PortClient {
+impl JsBacked<kind::Port> {
     /// A client over `port` (started by the client).
     ///
     /// ```no_run
@@ -338,12 +249,13 @@ impl PortClient {
     /// # Ok(()) }
     /// ```
     pub fn with_options(port: web_sys::MessagePort, options: ClientOptions) -> Result<Self, Error> {
-        let o = adapter_options(
+        let o = transport_options(
             options.request_timeout,
-            options.client_info.as_ref(),
+            info_pair(&options.client_info),
             options.client_capabilities.as_ref(),
+            &[],
         );
-        Ok(Self { js: JsClient::adapted(port_client(&port, &o), options.input_handlers, options.id.as_deref())? })
+        adapted(port_client(&port, &o), kind::Port, options.input_handlers, options.id.as_deref())
     }
 
     /// Stops listening on the port: pending requests fail (kind `transport`).
@@ -354,14 +266,9 @@ impl PortClient {
     /// # }
     /// ```
     pub fn close(&self) {
-        let object = self.js.as_js();
-        if let Some(close) = field(object, "close").and_then(|f| as_function(&f)) {
-            let _ = close.call0(object);
-        }
+        call_and_forget(self.as_js(), "close");
     }
 }
-
-adapted_client!(PortClient);
 
 /// The JS function a [`DirectClient`] hands its requests to, kept alive as long as the client.
 type HandlerClosure = Closure<dyn Fn(JsValue, JsValue, JsValue) -> js_sys::Promise>;
@@ -385,13 +292,9 @@ type HandlerClosure = Closure<dyn Fn(JsValue, JsValue, JsValue) -> js_sys::Promi
 /// let outcome = call_tool(&client, "echo", &(), CallOptions::default()).await?;
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Debug)]
-pub struct DirectClient {
-    js: JsClient,
-    _handler: Rc<HandlerClosure>,
-}
+pub type DirectClient = JsBacked<kind::Direct>;
 
-impl DirectClient {
+impl JsBacked<kind::Direct> {
     /// A client whose requests go to `handler`.
     ///
     /// ```no_run
@@ -423,17 +326,11 @@ impl DirectClient {
         Fut: Future<Output = Result<JsValue, JsValue>> + 'static,
     {
         let closure: HandlerClosure = Closure::new(move |method: JsValue, params: JsValue, opts: JsValue| {
-            let signal =
-                field(&opts, "signal").map_or_else(|| JsValue::UNDEFINED.unchecked_into(), JsCast::unchecked_into);
+            let signal = opts.get("signal").map_or_else(|| JsValue::UNDEFINED.unchecked_into(), JsCast::unchecked_into);
             future_to_promise(handler(method.as_string().unwrap_or_default(), params, signal))
         });
-        let o = Object::new();
-        if let Some(c) = &options.client_capabilities {
-            set_key(&o, "clientCapabilities", c);
-        }
-        let js = JsClient::adapted(direct_client(closure.as_ref(), &o), options.input_handlers, options.id.as_deref())?;
-        Ok(Self { js, _handler: Rc::new(closure) })
+        let o = transport_options(None, None, options.client_capabilities.as_ref(), &[]);
+        let made = direct_client(closure.as_ref(), &o);
+        adapted(made, kind::Direct { _handler: Rc::new(closure) }, options.input_handlers, options.id.as_deref())
     }
 }
-
-adapted_client!(DirectClient);

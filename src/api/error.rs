@@ -3,9 +3,9 @@
 //! error outcome of a call (also what `Error::Task` carries).
 
 use super::status::TaskStatus;
-use crate::engine::{ErrorKind, Failure, FailureCause};
 use crate::json::Json;
-use crate::shell::end::Rejection;
+use crate::shell::{Failure, FailureCause, Rejection};
+use crate::ErrorKind;
 use wasm_bindgen::JsValue;
 
 /// The error of every function of the Rust API (JS: what the promise rejects with; and the `error`

@@ -4,8 +4,7 @@
 
 use super::status::TaskStatus;
 use crate::json::Json;
-use crate::shell::callbacks::{AskContext, HandlerFn, InputFn, StatusFn};
-use crate::shell::interop::to_js::js_string;
+use crate::shell::{serialize, AskContext, HandlerFn, InputFn, StatusFn};
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -36,8 +35,8 @@ impl Answer {
     /// let answer = Answer::accept(&serde_json::json!({"name": "Ada"}));
     /// ```
     pub fn accept(content: &impl serde::Serialize) -> Self {
-        let content = crate::shell::interop::to_js::serialize(content).unwrap_or(JsValue::UNDEFINED);
-        Self::Ok(JsValue::object(vec![("action", js_string("accept")), ("content", content)]))
+        let content = serialize(content).unwrap_or(JsValue::UNDEFINED);
+        Self::Ok(JsValue::object(vec![("action", JsValue::string("accept")), ("content", content)]))
     }
 
     /// An `ElicitResult` declining (`{action: "decline"}`): the user said no.
@@ -46,7 +45,7 @@ impl Answer {
     /// let answer = mcp_tasks_wasm::Answer::decline();
     /// ```
     pub fn decline() -> Self {
-        Self::Ok(JsValue::object(vec![("action", js_string("decline"))]))
+        Self::Ok(JsValue::object(vec![("action", JsValue::string("decline"))]))
     }
 
     /// An `ElicitResult` cancelling (`{action: "cancel"}`): the user dismissed the request without
@@ -56,7 +55,7 @@ impl Answer {
     /// let answer = mcp_tasks_wasm::Answer::cancel();
     /// ```
     pub fn cancel() -> Self {
-        Self::Ok(JsValue::object(vec![("action", js_string("cancel"))]))
+        Self::Ok(JsValue::object(vec![("action", JsValue::string("cancel"))]))
     }
 
     /// Any result, serialized (e.g. a `CreateMessageResult` or a `ListRootsResult`); a value that does
@@ -66,14 +65,14 @@ impl Answer {
     /// let roots = mcp_tasks_wasm::Answer::result(&serde_json::json!({"roots": [{"uri": "file:///work"}]}));
     /// ```
     pub fn result(value: &impl serde::Serialize) -> Self {
-        Self::Ok(crate::shell::interop::to_js::serialize(value).unwrap_or(JsValue::UNDEFINED))
+        Self::Ok(serialize(value).unwrap_or(JsValue::UNDEFINED))
     }
 
     /// The JS answer object, its payload under `ok_key` (`response` or `responses`).
     fn to_js(&self, ok_key: &str) -> JsValue {
         match self {
-            Self::Ok(v) => JsValue::object(vec![("tag", js_string("ok")), (ok_key, v.clone())]),
-            Self::Error(reason) => JsValue::object(vec![("tag", js_string("error")), ("reason", reason.clone())]),
+            Self::Ok(v) => JsValue::object(vec![("tag", JsValue::string("ok")), (ok_key, v.clone())]),
+            Self::Error(reason) => JsValue::object(vec![("tag", JsValue::string("error")), ("reason", reason.clone())]),
         }
     }
 }

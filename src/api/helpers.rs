@@ -1,6 +1,6 @@
 //! The synchronous helpers: capabilities with the tasks extension, and whether a server supports it.
 
-use crate::proto::request::{server_supports as supports, with_tasks_extension};
+use crate::shell::{server_supports as supports, with_tasks_extension, LiveCounts};
 use wasm_bindgen::JsValue;
 
 /// `base` (a JS object; `None` for none) deep-merged with `{extensions: {"io.modelcontextprotocol/tasks":
@@ -35,27 +35,5 @@ pub fn server_supports(discovered: &JsValue) -> bool {
 /// assert_eq!(counts, mcp_tasks_wasm::LiveCounts::default(), "nothing running");
 /// ```
 pub fn live_counts() -> LiveCounts {
-    use crate::shell::live::{count, Counter};
-    LiveCounts {
-        runs: count(Counter::Runs),
-        requests: count(Counter::Requests),
-        asks: count(Counter::Asks),
-        streams: count(Counter::Streams),
-        timers: crate::shell::timer::armed_count(),
-    }
-}
-
-/// What [`live_counts`] returns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LiveCounts {
-    /// Calls in progress.
-    pub runs: u32,
-    /// Requests in flight.
-    pub requests: u32,
-    /// Input handler (or input function) calls running.
-    pub asks: u32,
-    /// Open listen streams.
-    pub streams: u32,
-    /// Armed timers (the module arms one at most).
-    pub timers: u32,
+    crate::shell::live_counts()
 }

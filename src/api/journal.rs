@@ -7,11 +7,7 @@ use super::error::Error;
 use super::outcome::WaitOutcome;
 use super::status::TaskStatus;
 use crate::json::Json;
-use crate::shell::client::Client;
-use crate::shell::end::Rejection;
-use crate::shell::journal::store::JournalStore;
-use crate::shell::journal::{self, Journal};
-use crate::shell::options::AwaitOptions;
+use crate::shell::{AwaitOptions, Client, Each, Ended, JournalStore, Rejection};
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
@@ -64,7 +60,7 @@ pub fn pending_tasks(
     store: &JournalStore,
     server: Option<&str>,
 ) -> impl Future<Output = Result<Vec<PendingTask>, Error>> + 'static {
-    let listing = journal::pending_tasks(store.clone(), server.map(JsValue::from_str));
+    let listing = crate::shell::pending_tasks(store.clone(), server.map(JsValue::from_str));
     async move { Ok(listing.await?.iter().map(|e| PendingTask::from_js(&e)).collect()) }
 }
 
@@ -129,10 +125,9 @@ async fn resuming(
     options: AwaitOptions,
     on_outcome: Option<OnOutcome>,
 ) -> Result<Vec<Resumed>, Error> {
-    let journal = Journal::on(store, client.id()).map_err(|m| m.rejection("resumeTasks"))?;
     let done = Rc::new(RefCell::new(Vec::new()));
     let heard = done.clone();
-    let each = Box::new(move |i: u32, entry: &JsValue, ended| {
+    let each: Each = Box::new(move |i: u32, entry: &JsValue, ended: Ended| {
         let outcome = WaitOutcome::of(ended).ok_or(Rejection::Invalid(String::from("resumeTasks: not an outcome")))?;
         if let Some(f) = &on_outcome {
             f(&outcome, &PendingTask::from_js(entry));
@@ -141,7 +136,7 @@ async fn resuming(
         heard.borrow_mut().push((i, Resumed { task_id, tool, outcome }));
         Ok(())
     });
-    journal::resume_tasks(client, journal, options, each).await?;
+    crate::shell::resume_tasks(client, store, options, each)?.await?;
     let mut done = done.take();
     done.sort_by_key(|(i, _)| *i);
     Ok(done.into_iter().map(|(_, r)| r).collect())

@@ -16,21 +16,22 @@ mod status;
 mod stores;
 
 pub use calls::{await_task, call_and_await, call_tool, cancel_task, get_task, update_task, TaskRef};
-pub use clients::{ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
+pub use clients::{kind, ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
 pub use error::{Cause, Error, TaskError};
 pub use handlers::{
     form_handler, handler, input_function, on_status, roots_handler, sampling_handler, url_handler, Answer,
     FormRequest, IntoAnswer, SamplingMessage, SamplingRequest, UrlRequest,
 };
-pub use helpers::{capabilities, live_counts, server_supports, LiveCounts};
+pub use helpers::{capabilities, live_counts, server_supports};
 #[cfg(feature = "journal")]
 pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
 pub use outcome::{CallOutcome, Content, InputRequired, ToolResult, WaitOutcome};
 pub use status::{InputRequest, TaskStatus};
 
 // The vocabulary of the shell, under the crate root's names.
-pub use crate::shell::callbacks::{AskContext, HandlerFn, Handlers, InputFn, Reply, StatusFn};
-pub use crate::shell::client::{Client, RequestOptions};
 #[cfg(feature = "journal")]
-pub use crate::shell::journal::store::JournalStore;
-pub use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions, NO_DEADLINE};
+pub use crate::shell::JournalStore;
+pub use crate::shell::{
+    AskContext, AwaitOptions, CallOptions, Client, HandlerFn, Handlers, Input, InputFn, JsBacked, LiveCounts, Reply,
+    RequestOptions, StatusFn, StepOptions, NO_DEADLINE,
+};

@@ -5,9 +5,8 @@
 
 use super::error::{Error, TaskError};
 use super::status::{input_requests, InputRequest, TaskStatus};
-use crate::engine::Verdict;
 use crate::json::Json;
-use crate::shell::end::Ended;
+use crate::shell::{Ended, Verdict};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
@@ -396,5 +395,5 @@ impl InputRequest {
 /// A JS value as the caller's type `T`; `Err`: [`Error::InvalidArgument`] with serde's message, after
 /// `what` (the part read: `params`, `result`, …).
 fn deserialize<T: serde::de::DeserializeOwned>(what: &str, value: &JsValue) -> Result<T, Error> {
-    crate::shell::interop::from_js::deserialize(value).map_err(|m| Error::not_fitting(what, &m))
+    crate::shell::deserialize(value).map_err(|m| Error::not_fitting(what, &m))
 }

@@ -2,9 +2,8 @@
 //! it arrived, in [`TaskStatus::value`]).
 
 use crate::json::Json;
-use crate::proto::task::TaskState;
-use crate::proto::task::{read_task, Source};
-use crate::shell::millis::duration_of_millis;
+use crate::shell::{duration_of_millis, read_task, Source};
+use crate::TaskState;
 use std::time::Duration;
 use wasm_bindgen::JsValue;
 

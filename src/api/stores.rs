@@ -3,7 +3,7 @@
 
 use super::adapters::{extension_storage_journal, indexed_db_journal, memory_journal};
 use super::error::Error;
-use crate::shell::journal::store::JournalStore;
+use crate::shell::JournalStore;
 use wasm_bindgen::JsValue;
 
 /// A store the wrong shape.

@@ -6,25 +6,17 @@
 
 use super::registry::{self, promised, roomy, Bound, Promised};
 use crate::json::Json;
-use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
-use crate::proto::request::{server_supports as supports, with_tasks_extension};
-use crate::shell::calls;
-use crate::shell::client::Client;
+use crate::shell::{
+    check_create_message_result, check_elicit_result, check_list_roots_result, server_supports as supports, settle,
+    with_tasks_extension, AwaitOptions, CallOptions, Client, Js, JsBacked, Mistake, StepOptions,
+};
 #[cfg(feature = "journal")]
-use crate::shell::end::ended_to_js;
-use crate::shell::end::settle;
-#[cfg(feature = "journal")]
-use crate::shell::end::Rejection;
-use crate::shell::interop::from_js::arguments::{self as read, Check};
-use crate::shell::interop::from_js::is_plain_object;
-use crate::shell::interop::to_js::js_string;
-use crate::shell::invalid::Mistake;
-use crate::shell::live::{count, Counter};
-use crate::shell::options::{AwaitOptions, CallOptions, StepOptions};
-use crate::shell::start;
-use crate::shell::timer::armed_count;
+use crate::shell::{Each, Ended, JournalStore, Rejection};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+
+/// An argument read, or the mistake in it.
+type Check<T> = Result<T, Mistake>;
 
 /// Reads the arguments with `read`; a mistake is the `TypeError` to reject with.
 fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue> {
@@ -42,15 +34,12 @@ fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue>
 pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, n, a, o) = checked("callTool", || {
-            Ok((
-                read::client(&client)?,
-                read::name(&name, "tool name")?,
-                read::args(&args)?,
-                read::call_options(&options)?,
-            ))
+            let c: Rc<JsBacked> = Js(&client).try_into()?;
+            let (n, a) = (Js(&name).name("tool name")?, Js(&args).tool_args()?);
+            Ok((c, n, a, CallOptions::try_from(Js(&options))?))
         })?;
         let b = if o.journaled() { Bound::NONE } else { Bound::of(o.timeout, o.signal.as_ref()) };
-        Ok((settle(calls::call_tool(c, &n, a, o)), b))
+        Ok((settle(crate::shell::call_tool(c, &n, a, o)), b))
     })
 }
 
@@ -59,10 +48,11 @@ pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue
 pub fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, seed, o) = checked("awaitTask", || {
-            Ok((read::client(&client)?, read::seed(&status_or_task_id)?, read::await_options(&options)?))
+            let c: Rc<JsBacked> = Js(&client).try_into()?;
+            Ok((c, Js(&status_or_task_id).task_ref()?, AwaitOptions::try_from(Js(&options))?))
         })?;
         let b = if o.journaled() { Bound::NONE } else { Bound::of(o.timeout, o.signal.as_ref()) };
-        Ok((settle(calls::await_task(c, seed, o)), b))
+        Ok((settle(crate::shell::await_task(c, seed, o)), b))
     })
 }
 
@@ -78,11 +68,12 @@ pub fn call_and_await(
 ) -> Promised {
     promised(|| {
         let (c, n, a, co, wo) = checked("callAndAwait", || {
-            let (c, n, a) = (read::client(&client)?, read::name(&name, "tool name")?, read::args(&args)?);
-            Ok((c, n, a, read::call_options(&call_options)?, read::await_options(&await_options)?))
+            let c: Rc<JsBacked> = Js(&client).try_into()?;
+            let (n, a) = (Js(&name).name("tool name")?, Js(&args).tool_args()?);
+            Ok((c, n, a, CallOptions::try_from(Js(&call_options))?, AwaitOptions::try_from(Js(&await_options))?))
         })?;
         let b = if co.journaled() || wo.journaled() { Bound::NONE } else { both_bound(&co, &wo) };
-        Ok((settle(calls::call_and_await(c, &n, a, co, wo)), b))
+        Ok((settle(crate::shell::call_and_await(c, &n, a, co, wo)), b))
     })
 }
 
@@ -99,9 +90,8 @@ fn both_bound(call: &CallOptions, wait: &AwaitOptions) -> Bound {
 #[wasm_bindgen(js_name = pendingTasks, skip_typescript)]
 pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
-        let store = checked("pendingTasks", || read::store(&journal))?;
-        let listing =
-            crate::shell::journal::pending_tasks(store, crate::shell::interop::from_js::field(&options, "server"));
+        let store: JournalStore = checked("pendingTasks", || Js(&journal).try_into())?;
+        let listing = crate::shell::pending_tasks(store, Js(&options).field("server"));
         Ok((Box::pin(async move { Ok(listing.await.map_err(Rejection::into_js)?.into()) }), Bound::NONE))
     })
 }
@@ -112,27 +102,26 @@ pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
 #[cfg(feature = "journal")]
 #[wasm_bindgen(js_name = resumeTasks, skip_typescript)]
 pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Promised {
-    use crate::shell::interop::from_js::read_key;
-    use crate::shell::journal::{self, Journal};
     promised(|| {
-        let (c, j, o, on_outcome) = checked("resumeTasks", || {
-            let on_outcome = read::on_outcome(&options)?;
-            let (store, c) = (read::store(&journal)?, read::client(&client)?);
-            let j = Journal::on(store, c.id())?;
-            Ok((c, j, read::await_options(&options)?, on_outcome))
+        let (c, store, o, on_outcome) = checked("resumeTasks", || {
+            let on_outcome = Js(&options).on_outcome()?;
+            let store: JournalStore = Js(&journal).try_into()?;
+            let c: Rc<JsBacked> = Js(&client).try_into()?;
+            Ok((c, store, AwaitOptions::try_from(Js(&options))?, on_outcome))
         })?;
         let done = js_sys::Array::new();
         let out = done.clone();
-        let each = Box::new(move |i: u32, entry: &JsValue, ended| {
-            let outcome = ended_to_js(ended);
+        let each: Each = Box::new(move |i: u32, entry: &JsValue, ended: Ended| {
+            let outcome = ended.into_js();
             if let Some(f) = &on_outcome {
                 f.call2(&JsValue::UNDEFINED, &outcome, entry).map_err(Rejection::Thrown)?;
             }
-            let (task_id, tool) = (read_key(entry, &js_string("taskId")), read_key(entry, &js_string("tool")));
+            let read = |key| entry.get(key).unwrap_or(JsValue::UNDEFINED);
+            let (task_id, tool) = (read("taskId"), read("tool"));
             done.set(i, JsValue::object(vec![("taskId", task_id), ("tool", tool), ("outcome", outcome)]));
             Ok(())
         });
-        let resuming = journal::resume_tasks(c, j, o, each);
+        let resuming = crate::shell::resume_tasks(c, store, o, each).map_err(Rejection::into_js)?;
         Ok((Box::pin(async move { resuming.await.map(|()| out.into()).map_err(Rejection::into_js) }), Bound::NONE))
     })
 }
@@ -146,9 +135,9 @@ fn step_args(
     options: &JsValue,
 ) -> Result<(Rc<dyn Client>, String, StepOptions, Bound), JsValue> {
     checked(what, || {
-        let c = read::client(client)?;
-        let id = read::name(task_id, "task id")?;
-        let o = read::step_options(options)?;
+        let c: Rc<JsBacked> = Js(client).try_into()?;
+        let id = Js(task_id).name("task id")?;
+        let o = StepOptions::try_from(Js(options))?;
         let b = Bound::of(o.timeout, o.signal.as_ref());
         Ok((c as Rc<dyn Client>, id, o, b))
     })
@@ -159,7 +148,7 @@ fn step_args(
 pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("getTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(start::get_task(c, &id, o))), b))
+        Ok((settle(Ok(crate::shell::get_task(c, &id, o))), b))
     })
 }
 
@@ -167,11 +156,9 @@ pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised
 #[wasm_bindgen(js_name = updateTask, skip_typescript)]
 pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Promised {
     promised(|| {
-        if !is_plain_object(&responses) {
-            return Err(Mistake::RESPONSES.rejection("updateTask").into_js());
-        }
+        let responses = checked("updateTask", || Js(&responses).responses())?;
         let (c, id, o, b) = step_args("updateTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(start::update_task(c, &id, responses, o))), b))
+        Ok((settle(Ok(crate::shell::update_task(c, &id, responses, o))), b))
     })
 }
 
@@ -180,7 +167,7 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
 pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("cancelTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(start::cancel_task(c, &id, o))), b))
+        Ok((settle(Ok(crate::shell::cancel_task(c, &id, o))), b))
     })
 }
 
@@ -189,12 +176,13 @@ pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promi
 pub fn live_counts() -> Result<JsValue, JsValue> {
     roomy()?;
     let n = |count: u32| JsValue::from_f64(f64::from(count));
+    let live = crate::shell::live_counts();
     Ok(JsValue::object(vec![
-        ("runs", n(count(Counter::Runs))),
-        ("requests", n(count(Counter::Requests))),
-        ("asks", n(count(Counter::Asks))),
-        ("streams", n(count(Counter::Streams))),
-        ("timers", n(armed_count())),
+        ("runs", n(live.runs)),
+        ("requests", n(live.requests)),
+        ("asks", n(live.asks)),
+        ("streams", n(live.streams)),
+        ("timers", n(live.timers)),
         ("calls", n(registry::pending())),
         ("failed", registry::failed()),
     ]))
@@ -218,8 +206,8 @@ pub fn server_supports(value: JsValue) -> Result<bool, JsValue> {
 fn validation(check: fn(&JsValue) -> Result<(), String>, value: &JsValue) -> Result<JsValue, JsValue> {
     roomy()?;
     Ok(match check(value) {
-        Ok(()) => JsValue::object(vec![("tag", js_string("ok"))]),
-        Err(m) => JsValue::object(vec![("tag", js_string("error")), ("message", JsValue::from_str(&m))]),
+        Ok(()) => JsValue::object(vec![("tag", JsValue::string("ok"))]),
+        Err(m) => JsValue::object(vec![("tag", JsValue::string("error")), ("message", JsValue::from_str(&m))]),
     })
 }
 
@@ -247,5 +235,5 @@ pub fn validate_list_roots_result(value: JsValue) -> Result<JsValue, JsValue> {
 #[cfg(feature = "trap-test")]
 #[wasm_bindgen(js_name = __trapInTimer, skip_typescript)]
 pub fn trap_in_timer(delay_ms: u32) {
-    crate::shell::timer::trap_at(crate::shell::clock::now() + u64::from(delay_ms));
+    crate::shell::trap_in(delay_ms);
 }

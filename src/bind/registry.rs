@@ -3,9 +3,7 @@
 //! call (see `registry.js`). [`promised`] is the one promise wrapper every async export goes through;
 //! [`roomy`] guards the synchronous exports' entry near the JS stack limit.
 
-use crate::engine::settings::DEFAULT_TIMEOUT_MS;
-use crate::shell::end::Settling;
-use crate::shell::millis::millis_f64;
+use crate::shell::{deadline_ms, Settling};
 use js_sys::Promise;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -33,7 +31,7 @@ thread_local! {
     /// What the registry calls when it declares the module failed: the shell stops every run (nothing
     /// more is sent or called). One closure for the module's life (`FnMut`: the closure kind the
     /// timer's and the signals' callbacks are, so the glue has one kind).
-    static HALT: JsValue = Closure::<dyn FnMut()>::new(crate::shell::run::halt).into_js_value();
+    static HALT: JsValue = Closure::<dyn FnMut()>::new(crate::shell::halt).into_js_value();
 }
 
 /// `Err(RangeError)` when the stack has no room for a synchronous export: it throws that at once,
@@ -61,8 +59,7 @@ impl Bound {
 
     /// The bound of a call with `timeout` (`None`: the default) and `signal`.
     pub fn of(timeout: Option<Duration>, signal: Option<&web_sys::AbortSignal>) -> Bound {
-        let timeout_ms = timeout.map_or(DEFAULT_TIMEOUT_MS as f64, millis_f64);
-        Bound { timeout_ms, signal: signal.map_or(JsValue::UNDEFINED, |s| s.clone().into()) }
+        Bound { timeout_ms: deadline_ms(timeout), signal: signal.map_or(JsValue::UNDEFINED, |s| s.clone().into()) }
     }
 }
 

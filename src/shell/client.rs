@@ -1,6 +1,6 @@
 //! What the engine asks of a client: the [`Client`] trait and the [`RequestOptions`] of each request.
 //! The package's transports are clients (`super::clients`); so is any JS object with `request`
-//! (`crate::shell::js_client::ClientObject`), and any Rust type that implements the trait.
+//! (`crate::shell::js_client::JsBacked`), and any Rust type that implements the trait.
 
 use super::callbacks::{Handlers, Reply};
 use std::time::Duration;

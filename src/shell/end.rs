@@ -50,12 +50,14 @@ pub type Driving = Pin<Box<dyn Future<Output = Settled>>>;
 /// A JS export's call on its way: its tagged outcome object, or what it rejects with.
 pub type Settling = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
-/// The tagged outcome object of `ended`.
-pub fn ended_to_js(ended: Ended) -> JsValue {
-    match ended {
-        Ended::Verdict(o) => o.to_json(),
-        #[cfg(feature = "journal")]
-        Ended::Told(object) => object,
+impl Ended {
+    /// The tagged outcome object.
+    pub fn into_js(self) -> JsValue {
+        match self {
+            Ended::Verdict(o) => o.to_json(),
+            #[cfg(feature = "journal")]
+            Ended::Told(object) => object,
+        }
     }
 }
 
@@ -67,6 +69,6 @@ pub fn ended_to_js(ended: Ended) -> JsValue {
 pub fn settle(started: Result<Driving, Rejection>) -> Settling {
     match started {
         Err(e) => Box::pin(std::future::ready(Err(e.into_js()))),
-        Ok(run) => Box::pin(async move { run.await.map(ended_to_js).map_err(Rejection::into_js) }),
+        Ok(run) => Box::pin(async move { run.await.map(Ended::into_js).map_err(Rejection::into_js) }),
     }
 }

@@ -1,6 +1,8 @@
-//! The JS client objects the engine drives ([`ClientObject`]: any JS object with a `request`
-//! function — the transports of the package, an application's own object), as a
-//! [`Client`](crate::shell::client::Client).
+//! The one JS-backed client ([`JsBacked`]): any JS object with a `request` function — the package's
+//! transports, an application's own object — read once, as a [`Client`]. The JS face reads every
+//! client it is given into one; the Rust API's client types are aliases of it, made by their own
+//! constructors (`crate::api`), so there is one implementation of the client, and no layer that
+//! forwards to another.
 
 use super::interop::from_js::client::{js_handlers, read_millis};
 use super::interop::from_js::{as_function, entries, field, is_plain_object};
@@ -13,24 +15,37 @@ use js_sys::Function;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 
-/// A JS client object, read once: its `request` and `listen` functions, `clientCapabilities`,
-/// `requestTimeoutMs` and `inputHandlers` (the JS exports' reading; the Rust API's `JsClient` wraps
-/// it).
+/// A client backed by a JS client object: its `request` and `listen` functions, `clientCapabilities`,
+/// `requestTimeoutMs` and `inputHandlers`, read once (its `id` at each journaled call). `K` is what
+/// made it: `()` for any JS client object ([`JsClient`](crate::JsClient)), or the Rust API's adapter
+/// ([`HttpClient`](crate::HttpClient), [`PortClient`](crate::PortClient),
+/// [`DirectClient`](crate::DirectClient)), whose constructors and methods are its own.
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{get_task, JsClient, StepOptions};
+/// # async fn f(made_in_js: wasm_bindgen::JsValue) -> Result<(), mcp_tasks_wasm::Error> {
+/// let client: JsClient = JsClient::new(&made_in_js)?;
+/// let status = get_task(&client, "tsk_123", StepOptions::default()).await?;
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug)]
-pub struct ClientObject {
-    /// The client object (`this` of its functions).
-    pub object: JsValue,
-    pub(in crate::shell) request: Function,
-    pub(in crate::shell) listen: Option<Function>,
-    pub(in crate::shell) capabilities: Option<JsValue>,
-    pub(in crate::shell) timeout: Option<Duration>,
-    pub(in crate::shell) handlers: JsValue,
+pub struct JsBacked<K = ()> {
+    object: JsValue,
+    request: Function,
+    listen: Option<Function>,
+    capabilities: Option<JsValue>,
+    timeout: Option<Duration>,
+    handlers: JsValue,
+    /// Input handlers given in Rust, used instead of the object's `inputHandlers`.
+    own_handlers: Option<Handlers>,
+    /// What made it: held, never read (an adapter keeps what the client needs alive here).
+    _kind: K,
 }
 
-impl ClientObject {
+impl JsBacked {
     /// Reads a duck-typed client: any object with a `request` function (and optionally `listen`).
     /// `Err`: the mistake (the `TypeError` to reject with).
-    pub fn read(object: &JsValue) -> Result<Self, Mistake> {
+    pub(crate) fn read(object: &JsValue) -> Result<Self, Mistake> {
         if !object.is_object() {
             return Err(Mistake::rule("the client must be an object with a request function"));
         }
@@ -54,15 +69,29 @@ impl ClientObject {
         }
         let timeout = read_millis(object, "requestTimeoutMs")?;
         let handlers = field(object, "inputHandlers").unwrap_or(JsValue::UNDEFINED);
-        Ok(Self { object: object.clone(), request, listen, capabilities, timeout, handlers })
+        Ok(Self {
+            object: object.clone(),
+            request,
+            listen,
+            capabilities,
+            timeout,
+            handlers,
+            own_handlers: None,
+            _kind: (),
+        })
     }
-}
 
-impl ClientObject {
+    /// This client as made by `kind`, with the input handlers given in Rust (`None`: the object's).
+    pub(crate) fn made_by<K>(self, kind: K, own_handlers: Option<Handlers>) -> JsBacked<K> {
+        let Self { object, request, listen, capabilities, timeout, handlers, .. } = self;
+        JsBacked { object, request, listen, capabilities, timeout, handlers, own_handlers, _kind: kind }
+    }
+
     /// `true` when `other` is the same reading of the same object: the same functions, no
-    /// capabilities, the same request timeout and handlers (so one may serve in place of the other).
-    #[doc(hidden)]
-    pub fn same_as(&self, other: &ClientObject) -> bool {
+    /// capabilities, the same request timeout and handlers (so one may serve in place of the other:
+    /// the JS face shares the reading of an unchanged client between calls).
+    #[cfg(feature = "js")]
+    pub(crate) fn same_as(&self, other: &JsBacked) -> bool {
         let same = |a: &JsValue, b: &JsValue| a == b;
         same(&self.object, &other.object)
             && same(&self.request, &other.request)
@@ -78,7 +107,20 @@ impl ClientObject {
     }
 }
 
-impl Client for ClientObject {
+impl<K> JsBacked<K> {
+    /// The JS client object (e.g. to hand it to JS code).
+    ///
+    /// ```no_run
+    /// # fn f(client: mcp_tasks_wasm::HttpClient) {
+    /// let object: &wasm_bindgen::JsValue = client.as_js();
+    /// # }
+    /// ```
+    pub fn as_js(&self) -> &JsValue {
+        &self.object
+    }
+}
+
+impl<K> Client for JsBacked<K> {
     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
         let opts = request_options(&options.signal, options.timeout);
         called(self.request.call3(&self.object, &js_string(method), &params, &opts))
@@ -98,7 +140,7 @@ impl Client for ClientObject {
     }
 
     fn input_handlers(&self) -> Handlers {
-        js_handlers(&self.handlers)
+        self.own_handlers.clone().unwrap_or_else(|| js_handlers(&self.handlers))
     }
 
     /// The object's `id` when it is a non-empty string (read at each call: the app may set it late;

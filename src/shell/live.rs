@@ -52,3 +52,30 @@ impl Drop for Counted {
 pub fn count(what: Counter) -> u32 {
     COUNTS.with(|c| c.get(what as usize).map_or(0, Cell::get))
 }
+
+/// What the module holds right now (see [`LiveCounts`]'s fields).
+pub fn live_counts() -> LiveCounts {
+    LiveCounts {
+        runs: count(Counter::Runs),
+        requests: count(Counter::Requests),
+        asks: count(Counter::Asks),
+        streams: count(Counter::Streams),
+        timers: super::timer::armed_count(),
+    }
+}
+
+/// What the module holds right now: every count is zero once every call ended or was dropped (the
+/// Rust API's `live_counts()`; the JS face's `liveCounts()` adds the promises' registry).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LiveCounts {
+    /// Calls in progress.
+    pub runs: u32,
+    /// Requests in flight.
+    pub requests: u32,
+    /// Input handler (or input function) calls running.
+    pub asks: u32,
+    /// Open listen streams.
+    pub streams: u32,
+    /// Armed timers (the module arms one at most).
+    pub timers: u32,
+}

@@ -5,9 +5,9 @@
 
 use super::callbacks::{Handlers, InputFn, StatusFn};
 use super::invalid::Mistake;
-#[cfg(feature = "journal")]
-use super::journal::store::JournalStore;
 use super::millis::millis;
+#[cfg(feature = "journal")]
+use super::store::JournalStore;
 use crate::engine::settings::{
     Bounds, InputMode, ReadChunk, Retry, WaitSettings, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
     DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,

@@ -176,14 +176,15 @@ fn arm() {
 
 #[cfg(feature = "trap-test")]
 thread_local! {
-    /// Test builds only: when the timer traps (see [`trap_at`]).
+    /// Test builds only: when the timer traps (see [`trap_in`]).
     static TRAP_AT: std::cell::Cell<Millis> = const { std::cell::Cell::new(Millis::MAX) };
 }
 
-/// Test builds only: the timer's callback traps once `at` has come, with the scheduler borrowed (so
-/// every sleeper of the module dies with it). A sleep is armed for `at` (and leaked) to get there.
+/// Test builds only: the timer's callback traps `delay_ms` from now, with the scheduler borrowed (so
+/// every sleeper of the module dies with it). A sleep is armed for that time (and leaked) to get there.
 #[cfg(feature = "trap-test")]
-pub fn trap_at(at: Millis) {
+pub fn trap_in(delay_ms: u32) {
+    let at = now() + u64::from(delay_ms);
     TRAP_AT.with(|t| t.set(at));
     std::mem::forget(sleep_until(at));
 }

@@ -6,6 +6,12 @@
 pub mod from_js;
 pub mod to_js;
 
+/// A JS value an operation was given, to be read as the Rust value it stands for: `TryFrom<Js>` for
+/// the options, the client and a journal store, its methods for the other arguments
+/// ([`from_js::arguments`]). A conversion is named by its types, as in automerge-wasm's interop.
+#[derive(Clone, Copy)]
+pub struct Js<'a>(pub &'a JsValue);
+
 use crate::json::{Json, Kind};
 use from_js::{
     array_from, entries, field, is_dom_exception, is_plain_object, is_safe_web_url, kind_of, object_keys, text_of,

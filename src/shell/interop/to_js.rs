@@ -105,3 +105,39 @@ pub fn serialize(value: &impl serde::Serialize) -> Result<JsValue, JsValue> {
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| js_sys::TypeError::new(&e.to_string()).into())
 }
+
+/// The options of a JS transport made from Rust: `{requestTimeoutMs?, clientInfo?: {name, version},
+/// clientCapabilities?, headers?}`, each only when given.
+pub fn transport_options(
+    request_timeout: Option<std::time::Duration>,
+    client_info: Option<(&str, &str)>,
+    capabilities: Option<&JsValue>,
+    headers: &[(String, String)],
+) -> JsValue {
+    let o = Object::new();
+    if let Some(t) = request_timeout {
+        set_key(&o, "requestTimeoutMs", &JsValue::from_f64(crate::shell::millis::millis_f64(t)));
+    }
+    if let Some((name, version)) = client_info {
+        let info = Object::new();
+        set_key(&info, "name", &js_string(name));
+        set_key(&info, "version", &js_string(version));
+        set_key(&o, "clientInfo", &info);
+    }
+    if let Some(c) = capabilities {
+        set_key(&o, "clientCapabilities", c);
+    }
+    if !headers.is_empty() {
+        let h = Object::new();
+        for (name, value) in headers {
+            set_key(&h, name, &js_string(value));
+        }
+        set_key(&o, "headers", &h);
+    }
+    o.into()
+}
+
+/// Sets a client object's `id`: the server its journaled tasks belong to.
+pub fn set_client_id(object: &JsValue, id: &str) {
+    set_key(object, "id", &js_string(id));
+}

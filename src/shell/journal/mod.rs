@@ -22,14 +22,13 @@ pub mod key;
 pub mod lock;
 mod record;
 mod resume;
-pub mod store;
 
 pub use calls::{await_task, call_and_await, call_tool};
 pub use resume::{pending_tasks, resume_tasks, Each, Listing, Resuming};
 
 use crate::engine::{FailureCause, Verdict};
 use crate::shell::invalid::Mistake;
-use crate::shell::journal::store::JournalStore;
+use crate::shell::store::JournalStore;
 use wasm_bindgen::JsValue;
 
 /// Where a journaled call records its task: the store, and the server the task belongs to (the

@@ -2,17 +2,18 @@
 //! with its own message (the export rejects with a `TypeError` "function: message"). Every read
 //! catches: a throwing getter or Proxy trap reads as absent.
 
+use super::super::Js;
 use super::client::{js_handlers, js_input_fn, js_status, read_millis};
 use super::{as_function, field, is_plain_object, text_of};
-use crate::engine::wait::{read_seed, Seed};
+use crate::engine::wait::Seed;
 use crate::json::Json;
 use crate::shell::callbacks::Handlers;
 use crate::shell::client::Client;
 use crate::shell::invalid::Mistake;
-#[cfg(feature = "journal")]
-use crate::shell::journal::store::JournalStore;
-use crate::shell::js_client::ClientObject;
+use crate::shell::js_client::JsBacked;
 use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
+#[cfg(feature = "journal")]
+use crate::shell::store::JournalStore;
 use js_sys::Function;
 use std::rc::Rc;
 use std::time::Duration;
@@ -47,7 +48,7 @@ fn flag(o: &JsValue, key: &'static str) -> Check<bool> {
 }
 
 /// A non-empty string argument.
-pub fn name(v: &JsValue, what: &'static str) -> Check<String> {
+fn name(v: &JsValue, what: &'static str) -> Check<String> {
     match text_of(v) {
         Some(s) if !s.is_empty() => Ok(s),
         _ => Err(Mistake::empty(what)),
@@ -106,13 +107,13 @@ fn retries(o: &JsValue) -> Check<Option<u32>> {
 thread_local! {
     /// The client read last without `clientCapabilities`: the next call on the same, unchanged client
     /// shares its reading (ten thousand waits on one client hold one).
-    static LAST_CLIENT: std::cell::RefCell<Option<Rc<ClientObject>>> = const { std::cell::RefCell::new(None) };
+    static LAST_CLIENT: std::cell::RefCell<Option<Rc<JsBacked>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The client: any object with a `request` function. Read on every call (its getters run each time);
 /// a reading equal to the last one is shared.
-pub fn client(v: &JsValue) -> Check<Rc<ClientObject>> {
-    let read = ClientObject::read(v)?;
+fn client(v: &JsValue) -> Check<Rc<JsBacked>> {
+    let read = JsBacked::read(v)?;
     let last = LAST_CLIENT.with(|l| l.borrow().clone());
     if let Some(last) = last.filter(|l| l.same_as(&read)) {
         return Ok(last);
@@ -124,13 +125,8 @@ pub fn client(v: &JsValue) -> Check<Rc<ClientObject>> {
     Ok(read)
 }
 
-/// The tool arguments of `callTool` and `callAndAwait` ([`crate::shell::options::tool_args`]).
-pub fn args(v: &JsValue) -> Check<Option<JsValue>> {
-    crate::shell::options::tool_args(v.clone())
-}
-
 /// Everything `callTool` reads from its options.
-pub fn call_options(v: &JsValue) -> Check<CallOptions> {
+fn call_options(v: &JsValue) -> Check<CallOptions> {
     let o = options(v)?;
     #[cfg_attr(not(feature = "journal"), allow(clippy::let_unit_value, unused_variables))]
     let journal = journal(&o)?;
@@ -150,7 +146,7 @@ pub fn call_options(v: &JsValue) -> Check<CallOptions> {
 }
 
 /// Everything `awaitTask` reads from its options.
-pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
+fn await_options(v: &JsValue) -> Check<AwaitOptions> {
     let o = options(v)?;
     #[cfg_attr(not(feature = "journal"), allow(clippy::let_unit_value, unused_variables))]
     let journal = journal(&o)?;
@@ -179,7 +175,7 @@ pub fn await_options(v: &JsValue) -> Check<AwaitOptions> {
 }
 
 /// The options of `getTask`, `updateTask` and `cancelTask`.
-pub fn step_options(v: &JsValue) -> Check<StepOptions> {
+fn step_options(v: &JsValue) -> Check<StepOptions> {
     let o = options(v)?;
     let (timeout, request_timeout) = bounds(&o)?;
     Ok(StepOptions { timeout, request_timeout, retries: retries(&o)?, signal: signal(&o)? })
@@ -199,14 +195,9 @@ fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
         .collect()
 }
 
-/// The task id or status `awaitTask` starts from.
-pub fn seed(v: &JsValue) -> Check<Seed<JsValue>> {
-    read_seed(v.clone()).map_err(Mistake::task)
-}
-
 /// A `journal` value: a store, or `true` (the default store, where IndexedDB exists).
 #[cfg(feature = "journal")]
-pub fn store(v: &JsValue) -> Check<JournalStore> {
+fn store(v: &JsValue) -> Check<JournalStore> {
     let store = if v.as_bool() == Some(true) { JournalStore::default_store() } else { JournalStore::read(v) };
     store.ok_or(Mistake::rule(
         "the journal must have get, put, delete and list (or be true: IndexedDB, where it exists)",
@@ -237,6 +228,75 @@ fn journal(options: &JsValue) -> Check<()> {
 
 /// `resumeTasks`'s `onOutcome(outcome, entry)` (called with `this` undefined).
 #[cfg(feature = "journal")]
-pub fn on_outcome(options: &JsValue) -> Check<Option<Function>> {
+fn on_outcome(options: &JsValue) -> Check<Option<Function>> {
     function(options, "onOutcome").map_err(|_| Mistake::field("options.onOutcome", "must be a function"))
+}
+
+impl TryFrom<Js<'_>> for CallOptions {
+    type Error = Mistake;
+    fn try_from(v: Js<'_>) -> Check<Self> {
+        call_options(v.0)
+    }
+}
+
+impl TryFrom<Js<'_>> for AwaitOptions {
+    type Error = Mistake;
+    fn try_from(v: Js<'_>) -> Check<Self> {
+        await_options(v.0)
+    }
+}
+
+impl TryFrom<Js<'_>> for StepOptions {
+    type Error = Mistake;
+    fn try_from(v: Js<'_>) -> Check<Self> {
+        step_options(v.0)
+    }
+}
+
+impl TryFrom<Js<'_>> for Rc<JsBacked> {
+    type Error = Mistake;
+    fn try_from(v: Js<'_>) -> Check<Self> {
+        client(v.0)
+    }
+}
+
+#[cfg(feature = "journal")]
+impl TryFrom<Js<'_>> for JournalStore {
+    type Error = Mistake;
+    fn try_from(v: Js<'_>) -> Check<Self> {
+        store(v.0)
+    }
+}
+
+impl Js<'_> {
+    /// A non-empty string (a tool name, a task id; `what` names it in the mistake).
+    pub fn name(self, what: &'static str) -> Check<String> {
+        name(self.0, what)
+    }
+
+    /// A tool's arguments: none, or an object ([`tool_args`](crate::shell::options::tool_args)).
+    pub fn tool_args(self) -> Check<Option<JsValue>> {
+        crate::shell::options::tool_args(self.0.clone())
+    }
+
+    /// The task `awaitTask` waits for: a task id or a status.
+    pub fn task_ref(self) -> Check<Seed<JsValue>> {
+        crate::shell::operations::task_ref(self.0.clone())
+    }
+
+    /// `updateTask`'s responses: a map (key → response).
+    pub fn responses(self) -> Check<JsValue> {
+        crate::shell::operations::responses(self.0.clone())
+    }
+
+    /// An optional field of an options object (`undefined`: absent or unreadable).
+    pub fn field(self, key: &str) -> Option<JsValue> {
+        field(self.0, key)
+    }
+
+    /// `resumeTasks`'s `onOutcome(outcome, entry)` (called with `this` undefined).
+    #[cfg(feature = "journal")]
+    pub fn on_outcome(self) -> Check<Option<Function>> {
+        on_outcome(self.0)
+    }
 }

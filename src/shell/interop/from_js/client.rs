@@ -1,5 +1,5 @@
 //! A JS client object and the JS functions it and the options carry, read into the shell's client
-//! ([`ClientObject`]) and callbacks: any object with a `request` function (the package's transports, an
+//! ([`JsBacked`](crate::shell::js_client::JsBacked)) and callbacks: any object with a `request` function (the package's transports, an
 //! application's own object); `onStatus`, the input handlers and the input function as Rust closures
 //! that call the JS functions.
 
@@ -55,4 +55,19 @@ pub fn js_input_fn(f: Function) -> InputFn {
         set_key(&context, "signal", &cx.signal);
         called(f.call2(&JsValue::UNDEFINED, &status, &context))
     })
+}
+
+/// Calls `object[name]()` when it is a function: what it gave, settled as `await` would settle it
+/// (`Err`: what it threw or rejected with); `None` when there is no such function.
+pub fn call_method(object: &JsValue, name: &str) -> Option<crate::shell::callbacks::Reply> {
+    let f = field(object, name).and_then(|f| as_function(&f))?;
+    Some(called(f.call0(object)))
+}
+
+/// Calls `object[name]()` when it is a function, dropping what it returns or throws (a method whose
+/// end nobody waits for, e.g. a port client's `close`).
+pub fn call_and_forget(object: &JsValue, name: &str) {
+    if let Some(f) = field(object, name).and_then(|f| as_function(&f)) {
+        let _ = f.call0(object);
+    }
 }
