@@ -5,7 +5,7 @@
 mod sim;
 
 use mcp_tasks_wasm::engine::call::{CallSettings, CallTool};
-use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, ReadChunk};
+use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, ReadChunk, TimeLimits};
 use mcp_tasks_wasm::engine::step::Step;
 use mcp_tasks_wasm::proto::request::Call;
 use serde_json::{json, Value};
@@ -151,7 +151,10 @@ fn the_timeout_bounds_the_call() {
     let mut sim = Sim::new(f);
     let out = call(
         &mut sim,
-        CallSettings { bounds: Bounds { timeout_ms: Some(800), request_timeout_ms: None }, ..CallSettings::default() },
+        CallSettings {
+            limits: TimeLimits { deadline_ms: Some(800), request_timeout_ms: None },
+            ..CallSettings::default()
+        },
     );
     assert_eq!(
         out["error"],
@@ -282,7 +285,8 @@ fn abort_rejects_a_call() {
 fn step(call: Call<Value>, answer: Resp) -> (Sim, Value) {
     let mut answer = Some(answer);
     let mut sim = Sim::new(move |_: &str, _: &Value, _: u64| answer.take().unwrap_or(Resp::Never));
-    let mut s = Step::new(call, "t1".into(), Bounds::default(), mcp_tasks_wasm::engine::settings::Retry::default(), 0);
+    let mut s =
+        Step::new(call, "t1".into(), TimeLimits::default(), mcp_tasks_wasm::engine::settings::Retry::default(), 0);
     let out = sim.run(&mut s);
     (sim, out)
 }
@@ -332,7 +336,10 @@ fn rounds_that_come_back_at_once_go_out_no_sooner_than_100_ms_apart() {
     });
     let out = call(
         &mut sim,
-        CallSettings { bounds: Bounds { timeout_ms: Some(450), request_timeout_ms: None }, ..CallSettings::default() },
+        CallSettings {
+            limits: TimeLimits { deadline_ms: Some(450), request_timeout_ms: None },
+            ..CallSettings::default()
+        },
     );
     assert_eq!(out["error"]["cause"]["type"], "timeout");
     let sent: Vec<&String> = sim.trace.iter().filter(|t| t.contains("tools/call")).collect();

@@ -8,8 +8,8 @@ mod sim;
 
 use mcp_tasks_wasm::engine::both::CallAndAwait;
 use mcp_tasks_wasm::engine::call::CallSettings;
-use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, WaitSettings};
-use mcp_tasks_wasm::engine::wait::{Seed, Wait};
+use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, TimeLimits, WaitSettings};
+use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
 use mcp_tasks_wasm::engine::AbortScope;
 use serde_json::{json, Value};
 use sim::{get_result, task, task_with, Reaction, Resp, Sim};
@@ -19,9 +19,9 @@ use std::rc::Rc;
 const CANCEL: AbortScope = AbortScope::Cancel;
 
 fn wait(timeout_ms: u64) -> Wait<Value> {
-    let bounds = Bounds { timeout_ms: Some(timeout_ms), request_timeout_ms: None };
-    let o = WaitSettings { bounds, poll_interval_ms: 1000, ..WaitSettings::default() };
-    Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap()
+    let limits = TimeLimits { deadline_ms: Some(timeout_ms), request_timeout_ms: None };
+    let o = WaitSettings { limits, poll_interval_ms: 1000, ..WaitSettings::default() };
+    Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap()
 }
 
 /// A server whose task is `working` until a `tasks/cancel` is acknowledged, then `after` (a status).
@@ -78,7 +78,7 @@ fn a_cancel_that_loses_the_race_or_is_refused_gives_the_tasks_real_end() {
         _ => Resp::Never,
     });
     let mut w = Wait::new(
-        Seed::Status(task("t1", "working")),
+        TaskRef::Status(task("t1", "working")),
         WaitSettings { poll_interval_ms: 1000, ..WaitSettings::default() },
         0,
     )
@@ -165,7 +165,7 @@ fn after_a_cancel_no_input_is_asked_for_and_asks_running_are_stopped() {
     sim.abort_scoped_at(300, json!(null), CANCEL);
     let all = HandlerSet { form: true, url: true, sampling: true, roots: true };
     let o = WaitSettings { poll_interval_ms: 1000, input: InputMode::Handlers(all), ..WaitSettings::default() };
-    let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
+    let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "cancelled", "{:?}", sim.trace);
     let asks: Vec<_> = sim.trace.iter().filter(|t| t.contains(" ask ")).collect();
     assert_eq!(asks.len(), 1, "only the ask before the cancel: {:?}", sim.trace);
@@ -187,7 +187,7 @@ fn after_a_cancel_no_input_is_asked_for_and_asks_running_are_stopped() {
     });
     sim.abort_scoped_at(300, json!(null), CANCEL);
     let o = WaitSettings { poll_interval_ms: 1000, input: InputMode::Return, ..WaitSettings::default() };
-    let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
+    let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "cancelled", "{:?}", sim.trace);
 }
 
@@ -227,8 +227,10 @@ fn the_calls_timeout_bounds_the_whole_call_and_await_when_the_wait_sets_none() {
         "tasks/get" => Resp::Ok(5, get_result(task("t1", "working"))),
         _ => Resp::Never,
     };
-    let call =
-        CallSettings { bounds: Bounds { timeout_ms: Some(1000), request_timeout_ms: None }, ..CallSettings::default() };
+    let call = CallSettings {
+        limits: TimeLimits { deadline_ms: Some(1000), request_timeout_ms: None },
+        ..CallSettings::default()
+    };
     let mut sim = Sim::new(server);
     let mut m = CallAndAwait::new("slow".into(), None, call.clone(), WaitSettings::default(), true, 0);
     let out = sim.run(&mut m);
@@ -241,8 +243,10 @@ fn the_calls_timeout_bounds_the_whole_call_and_await_when_the_wait_sets_none() {
 
     // Without `whole` (the wait's options set their own bound), the wait counts from its own start.
     let mut sim = Sim::new(server);
-    let wait =
-        WaitSettings { bounds: Bounds { timeout_ms: Some(1000), request_timeout_ms: None }, ..WaitSettings::default() };
+    let wait = WaitSettings {
+        limits: TimeLimits { deadline_ms: Some(1000), request_timeout_ms: None },
+        ..WaitSettings::default()
+    };
     let mut m = CallAndAwait::new("slow".into(), None, call.clone(), wait, false, 0);
     assert_eq!(sim.run(&mut m)["error"]["code"], -32001);
     assert_eq!(sim.finished_at, Some(1400));
@@ -258,7 +262,7 @@ fn the_calls_timeout_bounds_the_whole_call_and_await_when_the_wait_sets_none() {
         }
         _ => Resp::Never,
     });
-    let unbounded = CallSettings { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..call };
+    let unbounded = CallSettings { limits: TimeLimits { deadline_ms: None, request_timeout_ms: None }, ..call };
     let mut m = CallAndAwait::new("slow".into(), None, unbounded, WaitSettings::default(), true, 0);
     assert_eq!(sim.run(&mut m)["tag"], "ok");
     assert!(sim.finished_at.unwrap() > 60_000, "past the wait's default bound: {:?}", sim.finished_at);

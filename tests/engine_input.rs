@@ -4,8 +4,10 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, ReadChunk, WaitSettings, DEFAULT_READ_CHUNK};
-use mcp_tasks_wasm::engine::wait::{Seed, Wait};
+use mcp_tasks_wasm::engine::settings::{
+    HandlerSet, InputMode, ReadChunk, TimeLimits, WaitSettings, DEFAULT_READ_CHUNK,
+};
+use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
 use mcp_tasks_wasm::proto::input::InputKind;
 use serde_json::{json, Value};
 use sim::{get_result, task_with, Reaction, Resp, Sim};
@@ -72,7 +74,7 @@ fn server(gets: Vec<Value>) -> (Rc<Script>, impl FnMut(&str, &Value, u64) -> Res
 }
 
 fn run(sim: &mut Sim, o: WaitSettings) -> Value {
-    let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
+    let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
     sim.run(&mut w)
 }
 
@@ -234,7 +236,7 @@ fn a_handler_whose_key_disappears_is_stopped_and_the_wait_goes_on() {
 fn the_deadline_stops_a_running_handler() {
     let (_, f) = server(vec![asking(json!({"name": form("?")}))]);
     let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::Never);
-    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(350), request_timeout_ms: None }, ..handlers(ALL) };
+    let o = WaitSettings { limits: TimeLimits { deadline_ms: Some(350), request_timeout_ms: None }, ..handlers(ALL) };
     let out = run(&mut sim, o);
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(out["error"]["cause"]["status"]["status"], "input_required");
@@ -454,10 +456,10 @@ fn a_failed_update_for_a_task_still_waiting_ends_the_wait_with_that_error() {
 
 #[test]
 fn a_seed_status_with_input_requests_is_answered_without_a_read() {
-    let seed = task_with("t1", "input_required", json!({"pollIntervalMs": 100, "inputRequests": {"name": form("?")}}));
+    let task = task_with("t1", "input_required", json!({"pollIntervalMs": 100, "inputRequests": {"name": form("?")}}));
     let (script, f) = server(vec![done()]);
     let mut sim = Sim::new(f).handler(|_, _, _, _| Reaction::After(0, accept("Ada")));
-    let mut w = Wait::new(Seed::Status(seed), handlers(ALL), 0).unwrap();
+    let mut w = Wait::new(TaskRef::Status(task), handlers(ALL), 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "ok");
     assert_eq!(sim.trace[..3], ["0 status input_required", "0 ask form name", "0 tasks/update [name] (timeout 60000)"]);
     assert_eq!(script.updates.borrow().len(), 1);
@@ -577,7 +579,7 @@ fn a_status_read_over_several_steps_asks_nothing_before_the_last_request_is_read
     use mcp_tasks_wasm::engine::{Action, Event, Machine};
     use mcp_tasks_wasm::proto::rpc::RequestEnd;
     let reading = |opts: WaitSettings| {
-        let mut w = Wait::new(Seed::TaskId("t1".into()), opts, 0).unwrap();
+        let mut w = Wait::new(TaskRef::TaskId("t1".into()), opts, 0).unwrap();
         let Some(Action::Send { req, .. }) = w.next_action() else { panic!("no read") };
         assert!(w.next_action().is_none());
         w.handle(0, Event::Reply { req, reply: RequestEnd::Result(asking(many_forms(5))) });

@@ -4,8 +4,8 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, Retry, WaitSettings};
-use mcp_tasks_wasm::engine::wait::{Seed, Wait};
+use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, Retry, TimeLimits, WaitSettings};
+use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
 use mcp_tasks_wasm::engine::StreamEvent;
 use serde_json::{json, Value};
 use sim::{get_result, polls, task_with, Reaction, Resp, Sim};
@@ -36,8 +36,8 @@ fn completed(updated: &str) -> Value {
     at("completed", updated, json!({"result": {"content": [{"type": "text", "text": "done"}]}}))
 }
 
-fn run(sim: &mut Sim, seed: Seed<Value>, o: WaitSettings) -> Value {
-    let mut w = Wait::new(seed, o, 0).unwrap();
+fn run(sim: &mut Sim, task: TaskRef<Value>, o: WaitSettings) -> Value {
+    let mut w = Wait::new(task, o, 0).unwrap();
     sim.run(&mut w)
 }
 
@@ -48,7 +48,7 @@ fn ack_then_one_read_then_notifications_until_terminal() {
         (100, event(at("working", "02", json!({"statusMessage": "half"})))),
         (300, event(completed("03"))),
     ]);
-    let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
     assert_eq!(out["result"]["content"][0]["text"], "done");
     assert_eq!(
         sim.trace,
@@ -67,10 +67,10 @@ fn ack_then_one_read_then_notifications_until_terminal() {
 
 #[test]
 fn a_change_made_before_the_stream_opened_is_read_after_the_ack() {
-    let seed = at("working", "00", json!({}));
+    let task = at("working", "00", json!({}));
     let mut sim =
         Sim::new(polls(vec![Resp::Ok(5, get_result(completed("01")))])).stream(vec![(10, ack(json!(["t1"])))]);
-    let out = run(&mut sim, Seed::Status(seed), listen());
+    let out = run(&mut sim, TaskRef::Status(task), listen());
     assert_eq!(out["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [10]);
 }
@@ -83,7 +83,7 @@ fn a_stream_that_ends_early_is_followed_by_polling() {
         Resp::Ok(0, get_result(completed("03"))),
     ]))
     .stream(vec![(10, ack(json!(["t1"]))), (40, StreamEvent::End)]);
-    let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
     assert_eq!(out["tag"], "ok");
     // Resync at 10 (interval 100) → the next poll at 110, then 210.
     assert_eq!(sim.times("tasks/get"), [10, 110, 210]);
@@ -97,7 +97,7 @@ fn a_source_that_sends_only_the_current_status_then_ends() {
         Resp::Ok(0, get_result(completed("02"))),
     ]))
     .stream(vec![(10, ack(json!(["t1"]))), (11, event(at("working", "01", json!({})))), (12, StreamEvent::End)]);
-    assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), listen())["tag"], "ok");
+    assert_eq!(run(&mut sim, TaskRef::TaskId("t1".into()), listen())["tag"], "ok");
     // The interval runs from the latest observation (the event at 11).
     assert_eq!(sim.times("tasks/get"), [10, 111]);
 }
@@ -110,7 +110,7 @@ fn a_stream_failure_after_the_ack_falls_back_to_polling_without_retries() {
     ]))
     .stream(vec![(10, ack(json!(["t1"]))), (20, StreamEvent::Failed(json!({"message": "network reset"})))]);
     let no_retries = WaitSettings { retry: Retry { retries: 0, ..Retry::default() }, ..listen() };
-    assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), no_retries)["tag"], "ok");
+    assert_eq!(run(&mut sim, TaskRef::TaskId("t1".into()), no_retries)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [10, 110]);
 }
 
@@ -122,7 +122,7 @@ fn a_broken_stream_is_reopened_after_a_backoff_and_resynced() {
     ]))
     .stream(vec![(10, ack(json!(["t1"]))), (20, StreamEvent::Failed(json!({"message": "network reset"})))])
     .stream(vec![(5, ack(json!(["t1"]))), (50, event(completed("03")))]);
-    let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
     assert_eq!(out["tag"], "ok");
     let opens: Vec<u64> = sim
         .trace
@@ -144,7 +144,7 @@ fn a_stream_that_keeps_failing_falls_back_to_polling_after_its_retries() {
         .stream(fail())
         .stream(fail())
         .stream(fail());
-    assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), listen())["tag"], "ok");
+    assert_eq!(run(&mut sim, TaskRef::TaskId("t1".into()), listen())["tag"], "ok");
     let opens = sim.trace.iter().filter(|t| t.ends_with(" listen")).count();
     assert_eq!(opens, 4, "the first open and 3 retries: {:?}", sim.trace);
     assert_eq!(sim.times("tasks/get").len(), 1);
@@ -162,7 +162,7 @@ fn foreign_duplicate_and_stale_events_change_nothing() {
             (40, event(completed("03"))),
             (41, event(at("working", "04", json!({})))),
         ]);
-        let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+        let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
         assert_eq!(out["tag"], "ok");
         assert_eq!(sim.finished_at, Some(40));
         sim.statuses.iter().map(|s| json!([s["status"], s.get("statusMessage")])).collect::<Vec<_>>()
@@ -177,7 +177,7 @@ fn events_before_the_ack_are_ignored() {
         (10, ack(json!(["t1"]))),
         (50, event(completed("10"))),
     ]);
-    run(&mut sim, Seed::TaskId("t1".into()), listen());
+    run(&mut sim, TaskRef::TaskId("t1".into()), listen());
     assert_eq!(sim.finished_at, Some(50));
 }
 
@@ -190,7 +190,7 @@ fn a_server_without_subscriptions_refuses_with_its_error() {
         ),
     ] {
         let mut sim = Sim::new(polls(vec![Resp::Never])).stream(vec![(5, refusal)]);
-        let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+        let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
         assert_eq!(out["error"]["code"], -32601);
         assert_eq!(out["error"]["kind"], "server");
         assert_eq!(out["error"]["cause"], json!({"type": "rpc_error", "method": "subscriptions/listen"}));
@@ -201,7 +201,7 @@ fn a_server_without_subscriptions_refuses_with_its_error() {
 #[test]
 fn a_client_without_listen_gets_a_transport_error() {
     let mut sim = Sim::new(polls(vec![Resp::Never])).stream(vec![(0, StreamEvent::Unsupported)]);
-    let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
     assert_eq!(out["error"]["kind"], "transport");
     assert_eq!(out["error"]["cause"], json!({"type": "listen_unsupported"}));
 }
@@ -214,7 +214,7 @@ fn an_ack_that_does_not_list_the_task_falls_back_to_polling() {
             Resp::Ok(0, get_result(completed("02"))),
         ]))
         .stream(vec![(10, ack(ids.clone())), (20, event(completed("02")))]);
-        let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+        let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
         assert_eq!(out["tag"], "ok");
         assert_eq!(sim.times("tasks/get"), [10, 110], "{ids}");
         assert!(sim.trace.contains(&"10 close stream".to_owned()));
@@ -224,8 +224,8 @@ fn an_ack_that_does_not_list_the_task_falls_back_to_polling() {
 #[test]
 fn the_deadline_bounds_the_acknowledgement() {
     let mut sim = Sim::new(polls(vec![Resp::Never])).stream(vec![]);
-    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(300), request_timeout_ms: None }, ..listen() };
-    let out = run(&mut sim, Seed::TaskId("t1".into()), o);
+    let o = WaitSettings { limits: TimeLimits { deadline_ms: Some(300), request_timeout_ms: None }, ..listen() };
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), o);
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(sim.trace, ["0 listen", "300 close stream", "300 resolve error"]);
 }
@@ -244,14 +244,14 @@ fn the_stream_is_closed_on_every_outcome() {
     for (e, tag) in outcomes {
         let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({}))))]))
             .stream(vec![(10, ack(json!(["t1"]))), (20, e)]);
-        let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+        let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
         assert_eq!(out["tag"], tag);
         let n = sim.trace.len();
         assert_eq!(sim.trace[n - 2], "20 close stream", "{tag}");
     }
     let mut sim = Sim::new(polls(vec![Resp::Never])).stream(vec![(10, ack(json!(["t1"])))]);
     sim.abort_at(50, json!("stop"));
-    assert_eq!(run(&mut sim, Seed::TaskId("t1".into()), listen()), json!({"rejected": "stop"}));
+    assert_eq!(run(&mut sim, TaskRef::TaskId("t1".into()), listen()), json!({"rejected": "stop"}));
     assert!(sim.trace.contains(&"50 close stream".to_owned()));
 }
 
@@ -275,7 +275,7 @@ fn input_requests_pushed_as_events_are_answered_once() {
             Reaction::After(10, json!({"tag": "ok", "response": {"action": "accept", "content": {"name": "Ada"}}}))
         });
     let o = WaitSettings { input: InputMode::Handlers(HandlerSet { form: true, ..HandlerSet::default() }), ..listen() };
-    let out = run(&mut sim, Seed::TaskId("t1".into()), o);
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), o);
     assert_eq!(out["tag"], "ok");
     assert_eq!(sim.times("tasks/update"), [30]);
     assert_eq!(sim.trace.iter().filter(|t| t.contains(" ask ")).count(), 1);
@@ -284,7 +284,7 @@ fn input_requests_pushed_as_events_are_answered_once() {
 #[test]
 fn a_terminal_seed_does_not_open_a_stream() {
     let mut sim = Sim::new(polls(vec![Resp::Never]));
-    let out = run(&mut sim, Seed::Status(completed("01")), listen());
+    let out = run(&mut sim, TaskRef::Status(completed("01")), listen());
     assert_eq!(out["tag"], "ok");
     assert_eq!(sim.trace, ["0 status completed", "0 resolve ok"]);
 }
@@ -294,7 +294,7 @@ fn a_broken_status_names_where_it_came_from() {
     let completed_without_result = at("completed", "02", json!({}));
     let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(at("working", "01", json!({}))))]))
         .stream(vec![(10, ack(json!(["t1"]))), (20, event(completed_without_result))]);
-    let out = run(&mut sim, Seed::TaskId("t1".into()), listen());
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
     assert_eq!(out["error"]["kind"], "protocol");
     assert_eq!(out["error"]["cause"]["method"], "notifications/tasks");
     assert_eq!(out["error"]["message"], "task t1 completed without a result");

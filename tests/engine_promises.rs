@@ -8,8 +8,8 @@ mod sim;
 
 use mcp_tasks_wasm::engine::both::CallAndAwait;
 use mcp_tasks_wasm::engine::call::CallSettings;
-use mcp_tasks_wasm::engine::settings::{Bounds, HandlerSet, InputMode, WaitSettings};
-use mcp_tasks_wasm::engine::wait::{Seed, Wait};
+use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, TimeLimits, WaitSettings};
+use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
 use mcp_tasks_wasm::engine::{AbortScope, Event, Machine, StreamEvent};
 use serde_json::{json, Value};
 use sim::{get_result, task_with, Reaction, Resp, Sim};
@@ -65,8 +65,12 @@ fn uneven_handlers() -> impl FnMut(Option<mcp_tasks_wasm::proto::input::InputKin
 
 /// A wait on "t1" answering through every handler kind.
 fn handler_wait() -> Wait<Value> {
-    Wait::new(Seed::TaskId("t1".into()), WaitSettings { input: InputMode::Handlers(ALL), ..WaitSettings::default() }, 0)
-        .unwrap()
+    Wait::new(
+        TaskRef::TaskId("t1".into()),
+        WaitSettings { input: InputMode::Handlers(ALL), ..WaitSettings::default() },
+        0,
+    )
+    .unwrap()
 }
 
 fn recorder(update_failures: u32) -> Rc<Recorder> {
@@ -112,7 +116,7 @@ fn the_same_holds_for_input_requests_pushed_on_a_listen_stream() {
         (500, fin),
     ]);
     let o = WaitSettings { listen: true, input: InputMode::Handlers(ALL), ..WaitSettings::default() };
-    let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
+    let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "ok");
     let asked: Vec<String> = asks(&sim).iter().map(|t| t.split(' ').skip(1).collect::<Vec<_>>().join(" ")).collect();
     assert_eq!(asked, ["ask form a", "ask form b"], "{:?}", sim.trace);
@@ -142,7 +146,7 @@ fn a_failed_update_is_read_then_resent_once_without_asking_again() {
 fn the_listen_acknowledgement_is_bounded_by_the_request_timeout() {
     let o = WaitSettings {
         listen: true,
-        bounds: Bounds { timeout_ms: Some(60_000), request_timeout_ms: Some(100) },
+        limits: TimeLimits { deadline_ms: Some(60_000), request_timeout_ms: Some(100) },
         retry: mcp_tasks_wasm::engine::settings::Retry { retries: 0, ..Default::default() },
         ..WaitSettings::default()
     };
@@ -151,19 +155,20 @@ fn the_listen_acknowledgement_is_bounded_by_the_request_timeout() {
         _ => Resp::Never,
     })
     .stream(vec![]); // opens, never acknowledges
-    let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
+    let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "ok");
     assert_eq!(sim.trace[..3], ["0 listen", "100 close stream", "100 tasks/get (timeout 100)"], "{:?}", sim.trace);
 }
 
 #[test]
 fn a_seed_without_its_payload_is_read_at_once_in_listen_mode_too() {
-    for seed in [task_with("t1", "completed", json!({})), task_with("t1", "failed", json!({}))] {
+    for task in [task_with("t1", "completed", json!({})), task_with("t1", "failed", json!({}))] {
         let mut sim = Sim::new(|m: &str, _: &Value, _| match m {
             "tasks/get" => Resp::Ok(0, get_result(done())),
             _ => Resp::Never,
         });
-        let mut w = Wait::new(Seed::Status(seed), WaitSettings { listen: true, ..WaitSettings::default() }, 0).unwrap();
+        let mut w =
+            Wait::new(TaskRef::Status(task), WaitSettings { listen: true, ..WaitSettings::default() }, 0).unwrap();
         assert_eq!(sim.run(&mut w)["tag"], "ok");
         assert!(!sim.trace.iter().any(|t| t.ends_with("listen")), "no stream: {:?}", sim.trace);
         assert_eq!(sim.times("tasks/get"), [0]);
@@ -176,9 +181,12 @@ fn input_return_gives_the_status_back_whatever_the_requests_hold() {
         json!({"k": "not an object", "u": {"method": "elicitation/create", "params": {"mode": "url", "url": "javascript:x"}}}),
     );
     let mut sim = Sim::new(move |_: &str, _: &Value, _| Resp::Ok(0, get_result(broken.clone())));
-    let mut w =
-        Wait::new(Seed::TaskId("t1".into()), WaitSettings { input: InputMode::Return, ..WaitSettings::default() }, 0)
-            .unwrap();
+    let mut w = Wait::new(
+        TaskRef::TaskId("t1".into()),
+        WaitSettings { input: InputMode::Return, ..WaitSettings::default() },
+        0,
+    )
+    .unwrap();
     let out = sim.run(&mut w);
     assert_eq!(out["tag"], "input_required");
 }
@@ -207,10 +215,10 @@ fn elicitation_and_sampling_requests_without_params_are_protocol_errors() {
         });
     let o = WaitSettings {
         input: InputMode::Handlers(ALL),
-        bounds: Bounds { timeout_ms: Some(50), request_timeout_ms: None },
+        limits: TimeLimits { deadline_ms: Some(50), request_timeout_ms: None },
         ..WaitSettings::default()
     };
-    let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
+    let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
     sim.run(&mut w);
     assert_eq!(*seen.borrow(), json!({}));
 }
@@ -231,7 +239,7 @@ fn a_silent_open_stream_gets_a_safety_read_every_listen_check() {
     })
     .stream(vec![(5, ack)]);
     let o = WaitSettings { listen: true, listen_check_ms: 1000, ..WaitSettings::default() };
-    let mut w = Wait::new(Seed::TaskId("t1".into()), o, 0).unwrap();
+    let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [5, 1005, 2005]);
 }
@@ -245,8 +253,10 @@ fn call_and_await_is_one_machine_and_each_signal_governs_its_part() {
         _ => Resp::Never,
     };
     let mut sim = Sim::new(server.clone());
-    let wait =
-        WaitSettings { bounds: Bounds { timeout_ms: Some(5000), request_timeout_ms: None }, ..WaitSettings::default() };
+    let wait = WaitSettings {
+        limits: TimeLimits { deadline_ms: Some(5000), request_timeout_ms: None },
+        ..WaitSettings::default()
+    };
     let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), wait, false, 0);
     assert_eq!(sim.run(&mut m)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [110]);
@@ -300,7 +310,7 @@ fn a_resumed_wait_never_asks_a_key_answered_before_and_sends_an_unacknowledged_a
     });
     let answered = [("a".to_owned(), None), ("b".to_owned(), Some(json!({"action": "accept", "content": {"v": "y"}})))];
     let o = WaitSettings { input: InputMode::Handlers(ALL), ..WaitSettings::default() };
-    let mut w = Wait::resume(Seed::TaskId("t1".into()), o, &answered, 0).unwrap();
+    let mut w = Wait::resume(TaskRef::TaskId("t1".into()), o, &answered, 0).unwrap();
     let out = sim.run(&mut w);
     assert_eq!(asks(&sim), Vec::<String>::new());
     // Only "b" is sent (once); "a" stays outstanding on this server, so the wait times out.

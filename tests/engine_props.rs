@@ -15,7 +15,7 @@ use harness::{Dur, Move, Opts, ReplySpec, Rules, Scenario, StatusSpec, Subject};
 use mcp_tasks_wasm::engine::both::CallAndAwait;
 use mcp_tasks_wasm::engine::call::CallSettings;
 use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, WaitSettings};
-use mcp_tasks_wasm::engine::{AbortScope, Action, Event, Finish, Machine, ReqId};
+use mcp_tasks_wasm::engine::{AbortScope, Action, End, Event, Machine, ReqId};
 use mcp_tasks_wasm::proto::rpc::RequestEnd;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -103,10 +103,10 @@ fn replay() {
 //
 // The README: "`awaitOptions.signal` aborting during the call ends the wait as soon as it starts,
 // with `cancelOnAbort` honoured". `CallAndAwait::next_action` builds the `Wait` from the created
-// task's status (which observes the seed: `onStatus`, input handlers, a `tasks/get` for a seed that
+// task's status (which observes the task reference: `onStatus`, input handlers, a `tasks/get` for a task reference that
 // lacks its payload, the listen stream) and only then hands it the stored abort. So for a wait whose
 // signal has already fired: `onStatus` and input handlers are called (and their signals aborted at
-// once), a `tasks/get` or `subscriptions/listen` goes out (and is aborted), and a seed that decides
+// once), a `tasks/get` or `subscriptions/listen` goes out (and is aborted), and a task reference that decides
 // the wait by itself (terminal, or `input_required` nobody may answer) resolves the promise with that
 // outcome instead of rejecting with `signal.reason`. Fixed: the machine now ends the call with the
 // rejection (and the best-effort cancel) as soon as the task is created; these tests guard it.
@@ -141,7 +141,7 @@ fn started(actions: &[Action<Value>]) -> Vec<String> {
 }
 
 fn rejected_with_stop(actions: &[Action<Value>]) -> bool {
-    matches!(actions.last(), Some(Action::Finish(Finish::Reject(r))) if *r == json!("stop"))
+    matches!(actions.last(), Some(Action::End(End::Rejection(r))) if *r == json!("stop"))
 }
 
 #[test]
@@ -199,7 +199,7 @@ fn finding_1_harness_form() {
 // ---------------------------------------------------------------------------------------------------
 
 /// Found by `MCP_FUZZ_STRICT=1 tests/fuzz/short.sh` from the committed corpus (its 39th input):
-/// finding 1 — `callAndAwait`, the wait signal fires during the call, the created task's seed is
+/// finding 1 — `callAndAwait`, the wait signal fires during the call, the created task's task is
 /// observed (`onStatus`) before the abort ends the wait.
 const CRASH_9278: &[u8] = include_bytes!("fuzz/artifacts/engine/crash-92787462359c83a56470155044177e84f71bea5f");
 

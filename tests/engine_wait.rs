@@ -3,8 +3,8 @@
 
 mod sim;
 
-use mcp_tasks_wasm::engine::settings::{Bounds, Retry, WaitSettings};
-use mcp_tasks_wasm::engine::wait::{Seed, Wait};
+use mcp_tasks_wasm::engine::settings::{Retry, TimeLimits, WaitSettings};
+use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
 use mcp_tasks_wasm::engine::AbortScope;
 use serde_json::{json, Value};
 use sim::{get_result, polls, task, task_with, Resp, Sim};
@@ -14,7 +14,7 @@ fn opts() -> WaitSettings {
 }
 
 fn with_timeout(timeout_ms: u64) -> WaitSettings {
-    WaitSettings { bounds: Bounds { timeout_ms: Some(timeout_ms), request_timeout_ms: None }, ..opts() }
+    WaitSettings { limits: TimeLimits { deadline_ms: Some(timeout_ms), request_timeout_ms: None }, ..opts() }
 }
 
 fn working(interval: Option<u64>) -> Value {
@@ -36,19 +36,19 @@ fn ok(v: Value) -> Resp {
     Resp::Ok(0, get_result(v))
 }
 
-fn run(seed: Seed<Value>, o: WaitSettings, sim: &mut Sim) -> Value {
-    let mut w = Wait::new(seed, o, 0).expect("valid seed");
+fn run(task: TaskRef<Value>, o: WaitSettings, sim: &mut Sim) -> Value {
+    let mut w = Wait::new(task, o, 0).expect("valid task");
     sim.run(&mut w)
 }
 
-fn status_seed(v: Value) -> Seed<Value> {
-    Seed::Status(v)
+fn status_ref(v: Value) -> TaskRef<Value> {
+    TaskRef::Status(v)
 }
 
 #[test]
 fn polls_at_the_servers_interval_after_a_created_status() {
     let mut sim = Sim::new(polls(vec![ok(working(Some(250))), ok(completed("done"))]));
-    let out = run(status_seed(working(Some(250))), opts(), &mut sim);
+    let out = run(status_ref(working(Some(250))), opts(), &mut sim);
     assert_eq!(
         sim.trace,
         [
@@ -65,19 +65,19 @@ fn polls_at_the_servers_interval_after_a_created_status() {
 #[test]
 fn a_bare_task_id_is_read_at_once() {
     let mut sim = Sim::new(polls(vec![ok(working(Some(300))), ok(completed("x"))]));
-    run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(sim.times("tasks/get"), [0, 300]);
 }
 
 #[test]
 fn a_status_with_its_terminal_payload_sends_nothing() {
-    for (seed, tag) in [
+    for (status, tag) in [
         (completed("x"), "ok"),
         (task_with("t1", "failed", json!({"error": {"code": -32603, "message": "boom"}})), "error"),
         (task("t1", "cancelled"), "cancelled"),
     ] {
         let mut sim = Sim::new(polls(vec![Resp::Never]));
-        let out = run(status_seed(seed), opts(), &mut sim);
+        let out = run(status_ref(status), opts(), &mut sim);
         assert!(sim.requests.is_empty(), "{tag}: {:?}", sim.trace);
         assert_eq!(out["tag"], tag);
     }
@@ -85,9 +85,9 @@ fn a_status_with_its_terminal_payload_sends_nothing() {
 
 #[test]
 fn a_seed_status_missing_its_payload_is_fetched_at_once() {
-    for seed in [task("t1", "input_required"), task("t1", "completed"), task("t1", "failed")] {
+    for status in [task("t1", "input_required"), task("t1", "completed"), task("t1", "failed")] {
         let mut sim = Sim::new(polls(vec![ok(completed("x"))]));
-        let out = run(status_seed(seed), opts(), &mut sim);
+        let out = run(status_ref(status), opts(), &mut sim);
         assert_eq!(sim.times("tasks/get"), [0]);
         assert_eq!(out["tag"], "ok");
     }
@@ -96,11 +96,11 @@ fn a_seed_status_missing_its_payload_is_fetched_at_once() {
 #[test]
 fn uses_the_default_interval_when_the_server_sends_none() {
     let mut sim = Sim::new(polls(vec![ok(working(None)), ok(working(None)), ok(completed("x"))]));
-    run(status_seed(working(None)), opts(), &mut sim);
+    run(status_ref(working(None)), opts(), &mut sim);
     assert_eq!(sim.times("tasks/get"), [1000, 2000, 3000]);
 
     let mut sim = Sim::new(polls(vec![ok(working(None)), ok(completed("x"))]));
-    run(status_seed(working(None)), WaitSettings { poll_interval_ms: 300, ..opts() }, &mut sim);
+    run(status_ref(working(None)), WaitSettings { poll_interval_ms: 300, ..opts() }, &mut sim);
     assert_eq!(sim.times("tasks/get"), [300, 600]);
 }
 
@@ -112,11 +112,11 @@ fn never_polls_faster_than_the_floor() {
         ok(task_with("t1", "working", json!({"pollIntervalMs": -5}))),
         ok(completed("x")),
     ]));
-    run(status_seed(working(Some(10))), opts(), &mut sim);
+    run(status_ref(working(Some(10))), opts(), &mut sim);
     assert_eq!(sim.times("tasks/get"), [100, 200, 300, 400]);
 
     let mut sim = Sim::new(polls(vec![ok(working(Some(10))), ok(completed("x"))]));
-    run(status_seed(working(Some(10))), WaitSettings { min_poll_interval_ms: 25, ..opts() }, &mut sim);
+    run(status_ref(working(Some(10))), WaitSettings { min_poll_interval_ms: 25, ..opts() }, &mut sim);
     assert_eq!(sim.times("tasks/get"), [25, 50]);
 }
 
@@ -124,8 +124,8 @@ fn never_polls_faster_than_the_floor() {
 fn follows_an_interval_that_changes_mid_task() {
     let mut sim =
         Sim::new(polls(vec![ok(working(Some(500))), ok(working(Some(150))), ok(working(None)), ok(completed("x"))]));
-    run(status_seed(working(Some(200))), opts(), &mut sim);
-    // 200 (seed), then 500, then 150, then the default 1000 once the server stops sending one.
+    run(status_ref(working(Some(200))), opts(), &mut sim);
+    // 200 (task), then 500, then 150, then the default 1000 once the server stops sending one.
     assert_eq!(sim.times("tasks/get"), [200, 700, 850, 1850]);
 }
 
@@ -133,14 +133,14 @@ fn follows_an_interval_that_changes_mid_task() {
 fn the_interval_starts_when_the_reply_arrives() {
     let mut sim =
         Sim::new(polls(vec![Resp::Ok(40, get_result(working(Some(100)))), Resp::Ok(40, get_result(completed("x")))]));
-    run(status_seed(working(Some(100))), opts(), &mut sim);
+    run(status_ref(working(Some(100))), opts(), &mut sim);
     assert_eq!(sim.times("tasks/get"), [100, 240]);
 }
 
 #[test]
 fn the_deadline_ends_a_sleep_without_another_poll() {
     let mut sim = Sim::new(polls(vec![ok(working(Some(400)))]));
-    let out = run(status_seed(working(Some(400))), with_timeout(1000), &mut sim);
+    let out = run(status_ref(working(Some(400))), with_timeout(1000), &mut sim);
     assert_eq!(sim.times("tasks/get"), [400, 800]);
     assert_eq!(sim.finished_at, Some(1000));
     assert_eq!(
@@ -156,7 +156,7 @@ fn the_deadline_ends_a_sleep_without_another_poll() {
 #[test]
 fn the_deadline_ends_a_request_that_never_settles() {
     let mut sim = Sim::new(polls(vec![Resp::Never]));
-    let out = run(Seed::TaskId("t1".into()), with_timeout(500), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), with_timeout(500), &mut sim);
     assert_eq!(sim.trace, ["0 tasks/get (timeout 500)", "500 abort request", "500 resolve error"]);
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(out["error"]["cause"], json!({"type": "timeout", "status": null}));
@@ -165,12 +165,12 @@ fn the_deadline_ends_a_request_that_never_settles() {
 #[test]
 fn a_request_timeout_shorter_than_the_time_left_bounds_each_request() {
     let o = WaitSettings {
-        bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) },
+        limits: TimeLimits { deadline_ms: Some(10_000), request_timeout_ms: Some(200) },
         retry: Retry { retries: 0, ..Retry::default() },
         ..opts()
     };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), Resp::Never]));
-    let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), o, &mut sim);
     assert_eq!(
         sim.trace,
         [
@@ -192,9 +192,9 @@ fn a_request_timeout_shorter_than_the_time_left_bounds_each_request() {
 
 #[test]
 fn the_time_left_bounds_a_request_near_the_deadline() {
-    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(1000), request_timeout_ms: Some(700) }, ..opts() };
+    let o = WaitSettings { limits: TimeLimits { deadline_ms: Some(1000), request_timeout_ms: Some(700) }, ..opts() };
     let mut sim = Sim::new(polls(vec![ok(working(Some(600))), Resp::Never]));
-    let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), o, &mut sim);
     assert_eq!(sim.trace[2], "600 tasks/get (timeout 400)");
     assert_eq!(out["error"]["cause"]["type"], "timeout");
 }
@@ -203,7 +203,7 @@ fn the_time_left_bounds_a_request_near_the_deadline() {
 fn a_completed_task_resolves_with_its_result_as_sent() {
     let result = json!({"resultType": "complete", "content": [{"type": "text", "text": "bad input"}], "isError": true, "structuredContent": [1, 2], "_meta": {"x": 1}});
     let mut sim = Sim::new(polls(vec![ok(task_with("t1", "completed", json!({"result": result.clone()})))]));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out, json!({"tag": "ok", "result": result}));
 }
 
@@ -215,7 +215,7 @@ fn a_failed_task_is_a_server_error_with_the_tasks_own_error() {
         json!({"statusMessage": "upstream 503", "error": {"code": -32603, "message": "upstream 503", "data": {"retry": true}}}),
     );
     let mut sim = Sim::new(polls(vec![ok(failed.clone())]));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(
         out,
         json!({"tag": "error", "error": {"code": -32603, "message": "upstream 503", "data": {"retry": true}, "kind": "server",
@@ -227,7 +227,7 @@ fn a_failed_task_is_a_server_error_with_the_tasks_own_error() {
 fn a_cancelled_task_resolves_cancelled() {
     let cancelled = task_with("t1", "cancelled", json!({"statusMessage": "by user"}));
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), ok(cancelled.clone())]));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out, json!({"tag": "cancelled", "status": cancelled}));
 }
 
@@ -239,7 +239,7 @@ fn an_input_required_task_is_returned_without_handlers() {
         json!({"inputRequests": {"name": {"method": "elicitation/create", "params": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}}}}}),
     );
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), ok(asking.clone())]));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out, json!({"tag": "input_required", "source": "task", "status": asking}));
     assert_eq!(sim.times("tasks/get"), [0, 100]);
 }
@@ -247,7 +247,7 @@ fn an_input_required_task_is_returned_without_handlers() {
 #[test]
 fn a_json_rpc_error_on_tasks_get_ends_the_wait() {
     let mut sim = Sim::new(polls(vec![Resp::Err(5, -32602, "unknown task")]));
-    let out = run(Seed::TaskId("nope".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("nope".into()), opts(), &mut sim);
     assert_eq!(
         out,
         json!({"tag": "error", "error": {"code": -32602, "message": "unknown task", "kind": "server", "cause": {"type": "rpc_error", "method": "tasks/get"}}})
@@ -258,7 +258,7 @@ fn a_json_rpc_error_on_tasks_get_ends_the_wait() {
 fn a_transport_failure_ends_the_wait_with_its_details() {
     let rejection = json!({"name": "TypeError", "message": "HTTP 502: not JSON", "status": 502, "body": "<html>"});
     let mut sim = Sim::new(polls(vec![Resp::Fail(3, rejection.clone())]));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(
         out,
         json!({"tag": "error", "error": {"code": -32000, "message": "tasks/get failed: HTTP 502: not JSON", "kind": "transport",
@@ -269,7 +269,7 @@ fn a_transport_failure_ends_the_wait_with_its_details() {
 
 fn protocol_error_for(answer: Value) -> Value {
     let mut sim = Sim::new(polls(vec![Resp::Ok(0, answer)]));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out["tag"], "error");
     assert_eq!(out["error"]["kind"], "protocol", "{out}");
     out["error"]["message"].clone()
@@ -311,7 +311,7 @@ fn a_tasks_get_result_typed_task_is_accepted_leniently() {
     let mut answer = completed("x");
     answer["resultType"] = json!("task");
     let mut sim = Sim::new(polls(vec![Resp::Ok(0, answer)]));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out["tag"], "ok");
 }
 
@@ -326,7 +326,7 @@ fn on_status_fires_once_per_new_status() {
     };
     let mut sim =
         Sim::new(polls(vec![ok(msg("1/3")), ok(msg("1/3")), ok(msg("2/3")), ok(msg("2/3")), ok(completed("x"))]));
-    run(status_seed(working(Some(100))), opts(), &mut sim);
+    run(status_ref(working(Some(100))), opts(), &mut sim);
     let seen: Vec<Value> = sim.statuses.iter().map(|s| json!([s["status"], s.get("statusMessage")])).collect();
     assert_eq!(
         seen,
@@ -340,7 +340,7 @@ fn the_status_object_mirrors_the_wire_task_without_the_envelope() {
     let wire = json!({"resultType": "complete", "_meta": {"m": 1}, "taskId": "t1", "status": "working", "statusMessage": "s",
         "createdAt": "c", "lastUpdatedAt": "l", "ttlMs": null, "pollIntervalMs": 100, "future": 1});
     let mut sim = Sim::new(polls(vec![Resp::Ok(0, wire), ok(completed("x"))]));
-    run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(
         sim.statuses[0],
         json!({"taskId": "t1", "status": "working", "statusMessage": "s", "createdAt": "c", "lastUpdatedAt": "l", "ttlMs": null, "pollIntervalMs": 100})
@@ -351,7 +351,7 @@ fn the_status_object_mirrors_the_wire_task_without_the_envelope() {
 fn abort_stops_everything_and_rejects_with_the_reason() {
     let mut sim = Sim::new(polls(vec![Resp::Never]));
     sim.abort_at(250, json!("stop"));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out, json!({"rejected": "stop"}));
     assert_eq!(sim.trace, ["0 tasks/get (timeout 60000)", "250 abort request", "250 reject"]);
     assert!(sim.detached.is_empty());
@@ -361,7 +361,7 @@ fn abort_stops_everything_and_rejects_with_the_reason() {
 fn abort_with_cancel_on_abort_sends_a_best_effort_cancel() {
     let mut sim = Sim::new(polls(vec![ok(working(Some(100)))]));
     sim.abort_at(150, json!("stop"));
-    let out = run(Seed::TaskId("t1".into()), WaitSettings { cancel_on_abort: true, ..opts() }, &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), WaitSettings { cancel_on_abort: true, ..opts() }, &mut sim);
     assert_eq!(out, json!({"rejected": "stop"}));
     assert_eq!(sim.trace.last().unwrap(), "150 reject");
     assert_eq!(sim.detached.len(), 1);
@@ -375,7 +375,7 @@ fn a_stop_ends_the_wait_like_an_abort_but_never_cancels_the_task() {
     // The task journal's stop (its store failed): the task must outlive the call, to be resumed.
     let mut sim = Sim::new(polls(vec![ok(working(Some(100)))]));
     sim.abort_scoped_at(150, json!("store failed"), AbortScope::Stop);
-    let out = run(Seed::TaskId("t1".into()), WaitSettings { cancel_on_abort: true, ..opts() }, &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), WaitSettings { cancel_on_abort: true, ..opts() }, &mut sim);
     assert_eq!(out, json!({"rejected": "store failed"}));
     assert_eq!(sim.trace.last().unwrap(), "150 reject");
     assert!(sim.detached.is_empty(), "{:?}", sim.detached);
@@ -384,7 +384,7 @@ fn a_stop_ends_the_wait_like_an_abort_but_never_cancels_the_task() {
 #[test]
 fn every_request_declares_the_tasks_extension() {
     let mut sim = Sim::new(polls(vec![ok(completed("x"))]));
-    run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     let params = &sim.requests[0].2;
     assert_eq!(params["taskId"], "t1");
     assert_eq!(
@@ -395,9 +395,9 @@ fn every_request_declares_the_tasks_extension() {
 
 #[test]
 fn a_timed_out_read_is_reissued_with_backoff_then_ends_with_the_last_timeout() {
-    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(200) }, ..opts() };
+    let o = WaitSettings { limits: TimeLimits { deadline_ms: Some(10_000), request_timeout_ms: Some(200) }, ..opts() };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100))), Resp::Never]));
-    let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), o, &mut sim);
     let gets = sim.times("tasks/get");
     assert_eq!(gets.len(), 5, "the read and 3 re-issues after the first timeout: {:?}", sim.trace);
     // Each re-issue waits 250·2^(n−1) ms plus up to half of that after the previous timeout.
@@ -415,7 +415,7 @@ fn network_failures_of_reads_are_reissued_and_a_success_resets_the_count() {
     let net = || Resp::Fail(0, json!({"message": "fetch failed"}));
     let answers = vec![net(), net(), ok(working(Some(100))), net(), net(), net(), ok(completed("x"))];
     let mut sim = Sim::new(polls(answers));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out["tag"], "ok", "{:?}", sim.trace);
     assert_eq!(sim.times("tasks/get").len(), 7);
 }
@@ -424,7 +424,7 @@ fn network_failures_of_reads_are_reissued_and_a_success_resets_the_count() {
 fn a_read_out_of_retries_ends_with_the_last_transport_error() {
     let answers = (0..5).map(|i| Resp::Fail(0, json!({"message": format!("down {i}"), "status": 503}))).collect();
     let mut sim = Sim::new(polls(answers));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(sim.times("tasks/get").len(), 4);
     assert_eq!(out["error"]["code"], -32000);
     assert_eq!(out["error"]["message"], "tasks/get failed: down 3");
@@ -434,19 +434,19 @@ fn a_read_out_of_retries_ends_with_the_last_transport_error() {
 #[test]
 fn a_4xx_without_a_json_rpc_answer_is_not_reissued_and_retry_after_is_honoured() {
     let mut sim = Sim::new(polls(vec![Resp::Fail(0, json!({"message": "bad", "status": 400}))]));
-    assert_eq!(run(Seed::TaskId("t1".into()), opts(), &mut sim)["error"]["code"], -32000);
+    assert_eq!(run(TaskRef::TaskId("t1".into()), opts(), &mut sim)["error"]["code"], -32000);
     assert_eq!(sim.times("tasks/get"), [0]);
 
     let busy = Resp::Fail(0, json!({"message": "slow down", "status": 429, "retryAfterMs": 2000}));
     let mut sim = Sim::new(polls(vec![busy, ok(completed("x"))]));
-    assert_eq!(run(Seed::TaskId("t1".into()), opts(), &mut sim)["tag"], "ok");
+    assert_eq!(run(TaskRef::TaskId("t1".into()), opts(), &mut sim)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [0, 2000]);
 }
 
 #[test]
 fn no_retry_is_sent_when_its_backoff_would_end_past_the_deadline() {
     let mut sim = Sim::new(polls(vec![Resp::Fail(100, json!({"message": "reset"}))]));
-    let out = run(Seed::TaskId("t1".into()), with_timeout(300), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), with_timeout(300), &mut sim);
     assert_eq!(sim.times("tasks/get"), [0]);
     assert_eq!(sim.finished_at, Some(100), "ends with the transport error at once, not at the deadline");
     assert_eq!(out["error"]["cause"]["type"], "request_failed");
@@ -455,7 +455,7 @@ fn no_retry_is_sent_when_its_backoff_would_end_past_the_deadline() {
     for seed in 0..50 {
         let o = WaitSettings { retry: Retry { seed, ..Retry::default() }, ..with_timeout(450) };
         let mut sim = Sim::new(polls(vec![Resp::Fail(100, json!({"message": "reset"}))]));
-        let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+        let out = run(TaskRef::TaskId("t1".into()), o, &mut sim);
         let gets = sim.times("tasks/get");
         match gets.as_slice() {
             [0] => assert_eq!(sim.finished_at, Some(100)),
@@ -468,23 +468,23 @@ fn no_retry_is_sent_when_its_backoff_would_end_past_the_deadline() {
 
 #[test]
 fn an_unbounded_wait_has_no_deadline_and_a_huge_interval_is_clamped() {
-    let o = WaitSettings { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..opts() };
+    let o = WaitSettings { limits: TimeLimits { deadline_ms: None, request_timeout_ms: None }, ..opts() };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100_000_000))), ok(completed("x"))]));
-    let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), o, &mut sim);
     assert_eq!(sim.trace[0], "0 tasks/get");
     assert_eq!(sim.times("tasks/get"), [0, 60_000], "maxPollIntervalMs defaults to 60000");
     assert_eq!(out["tag"], "ok");
 
     let o = WaitSettings { max_poll_interval_ms: 500, ..o };
     let mut sim = Sim::new(polls(vec![ok(working(Some(100_000_000))), ok(completed("x"))]));
-    run(Seed::TaskId("t1".into()), o, &mut sim);
+    run(TaskRef::TaskId("t1".into()), o, &mut sim);
     assert_eq!(sim.times("tasks/get"), [0, 500]);
 }
 
 #[test]
 fn past_the_ttl_one_more_read_decides_and_minus_32602_means_expired() {
     // Created 1 s before it was last updated (server clocks), ttl 3 s: 2 s left on the local clock.
-    let seed = task_with(
+    let status = task_with(
         "t1",
         "working",
         json!({"pollIntervalMs": 60_000, "createdAt": "2026-09-01T08:00:00Z", "lastUpdatedAt": "2026-09-01T08:00:01Z", "ttlMs": 3000}),
@@ -494,8 +494,8 @@ fn past_the_ttl_one_more_read_decides_and_minus_32602_means_expired() {
         _ => Resp::Never,
     });
     let out = run(
-        status_seed(seed.clone()),
-        WaitSettings { bounds: Bounds { timeout_ms: None, request_timeout_ms: None }, ..opts() },
+        status_ref(status.clone()),
+        WaitSettings { limits: TimeLimits { deadline_ms: None, request_timeout_ms: None }, ..opts() },
         &mut sim,
     );
     assert_eq!(sim.times("tasks/get"), [2000]);
@@ -511,24 +511,24 @@ fn past_the_ttl_one_more_read_decides_and_minus_32602_means_expired() {
         json!({"pollIntervalMs": 1000, "createdAt": "2026-09-01T08:00:00Z", "lastUpdatedAt": "2026-09-01T08:00:01Z", "ttlMs": 3000}),
     ));
     let mut sim = Sim::new(polls(vec![ok(still.clone()), ok(still), ok(completed("x"))]));
-    assert_eq!(run(status_seed(seed), opts(), &mut sim)["tag"], "ok");
+    assert_eq!(run(status_ref(status), opts(), &mut sim)["tag"], "ok");
     assert_eq!(sim.times("tasks/get"), [2000, 3000, 4000]);
 
     // A -32602 before the TTL passed is an ordinary rpc_error; ttlMs null sets no backstop.
     let mut sim = Sim::new(|_: &str, _: &Value, _| Resp::Err(0, -32602, "unknown task"));
-    let out = run(Seed::TaskId("t1".into()), opts(), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), opts(), &mut sim);
     assert_eq!(out["error"]["cause"]["type"], "rpc_error");
     let unlimited = task_with("t1", "working", json!({"pollIntervalMs": 5000, "ttlMs": null}));
     let mut sim = Sim::new(polls(vec![ok(completed("x"))]));
-    run(status_seed(unlimited), opts(), &mut sim);
+    run(status_ref(unlimited), opts(), &mut sim);
     assert_eq!(sim.times("tasks/get"), [5000]);
 }
 
 #[test]
 fn a_seed_that_is_not_a_task_is_refused() {
-    assert!(Wait::new(Seed::Status(json!({"status": "working"})), opts(), 0).is_err());
-    assert!(Wait::<Value>::new(Seed::TaskId(String::new()), opts(), 0).is_err());
-    assert!(Wait::new(Seed::Status(json!({"taskId": "t", "status": "nope"})), opts(), 0).is_err());
+    assert!(Wait::new(TaskRef::Status(json!({"status": "working"})), opts(), 0).is_err());
+    assert!(Wait::<Value>::new(TaskRef::TaskId(String::new()), opts(), 0).is_err());
+    assert!(Wait::new(TaskRef::Status(json!({"taskId": "t", "status": "nope"})), opts(), 0).is_err());
 }
 
 #[test]
@@ -538,17 +538,17 @@ fn a_client_that_enforces_the_handed_timeout_itself_still_yields_the_timeout_out
         500,
         json!({"name": "McpHttpError", "message": "request timed out after 500 ms"}),
     )]));
-    let out = run(Seed::TaskId("t1".into()), with_timeout(500), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), with_timeout(500), &mut sim);
     assert_eq!(out["error"]["code"], -32001);
     assert_eq!(out["error"]["cause"]["type"], "timeout");
 
-    let o = WaitSettings { bounds: Bounds { timeout_ms: Some(10_000), request_timeout_ms: Some(300) }, ..opts() };
+    let o = WaitSettings { limits: TimeLimits { deadline_ms: Some(10_000), request_timeout_ms: Some(300) }, ..opts() };
     let mut sim = Sim::new(polls(vec![Resp::Fail(300, json!({"message": "request timed out after 300 ms"}))]));
-    let out = run(Seed::TaskId("t1".into()), o, &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), o, &mut sim);
     assert_eq!(out["error"]["cause"]["type"], "request_timeout");
 
     // An earlier transport failure stays a transport failure.
     let mut sim = Sim::new(polls(vec![Resp::Fail(299, json!({"message": "connection reset"}))]));
-    let out = run(Seed::TaskId("t1".into()), with_timeout(300), &mut sim);
+    let out = run(TaskRef::TaskId("t1".into()), with_timeout(300), &mut sim);
     assert_eq!(out["error"]["cause"]["type"], "request_failed");
 }

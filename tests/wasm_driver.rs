@@ -8,10 +8,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod support;
-use mcp_tasks_wasm::engine::wait::Seed;
-use mcp_tasks_wasm::engine::{FailureCause, Verdict};
+use mcp_tasks_wasm::engine::wait::TaskRef;
+use mcp_tasks_wasm::engine::{Cause as EngineCause, Outcome as EngineOutcome};
 use mcp_tasks_wasm::shell::clock::now;
-use mcp_tasks_wasm::shell::end::{Ended, Rejection, Settled};
+use mcp_tasks_wasm::shell::end::{End, Outcome, Rejection};
 use mcp_tasks_wasm::shell::live::{count, Counter};
 use mcp_tasks_wasm::shell::reply::called;
 use mcp_tasks_wasm::shell::start as api;
@@ -106,12 +106,11 @@ async fn a_task_that_completes_gives_the_very_result_object() {
             ok(done)
         }
     });
-    let settled: Settled =
-        api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait(), None)
-            .unwrap_or_else(|m| panic!("{m:?}"))
-            .await;
+    let settled: End = api::call_and_await(client.clone(), "slow", None, CallOptions::default(), quick_wait(), None)
+        .unwrap_or_else(|m| panic!("{m:?}"))
+        .await;
     match settled {
-        Ok(Ended::Verdict(Verdict::Result(v))) => {
+        Ok(Outcome::Engine(EngineOutcome::Result(v))) => {
             assert!(js_sys::Object::is(&v, &result), "the very object the client gave")
         }
         other => panic!("not ok: {other:?}"),
@@ -125,14 +124,14 @@ async fn a_request_that_never_settles_ends_at_the_deadline_with_its_signal_abort
     let client = Scripted::new(|_, _, _| never());
     let t0 = now();
     let opts = AwaitOptions { timeout: Some(Duration::from_millis(60)), retries: Some(0), ..AwaitOptions::default() };
-    let settled = api::await_task(client.clone(), Seed::TaskId("t2".to_owned()), opts, None)
+    let settled = api::await_task(client.clone(), TaskRef::TaskId("t2".to_owned()), opts, None)
         .unwrap_or_else(|m| panic!("{m:?}"))
         .await;
     let waited = now() - t0;
     match settled {
-        Ok(Ended::Verdict(Verdict::Error(f))) => {
+        Ok(Outcome::Engine(EngineOutcome::Error(f))) => {
             assert_eq!(f.code, -32001);
-            assert!(matches!(f.cause, Some(FailureCause::Timeout { .. })));
+            assert!(matches!(f.cause, Some(EngineCause::Timeout { .. })));
         }
         other => panic!("not the timeout: {other:?}"),
     }
@@ -151,7 +150,7 @@ async fn an_abort_of_a_shared_signal_rejects_every_wait_with_its_reason_and_abor
     let waits: Vec<_> = (0..12)
         .map(|i| {
             let opts = AwaitOptions { signal: Some(controller.signal()), ..AwaitOptions::default() };
-            api::await_task(client.clone(), Seed::TaskId(["t", &i.to_string()].concat()), opts, None)
+            api::await_task(client.clone(), TaskRef::TaskId(["t", &i.to_string()].concat()), opts, None)
                 .unwrap_or_else(|m| panic!("{m:?}"))
         })
         .collect();

@@ -19,7 +19,8 @@ use super::outcome::{CallOutcome, WaitOutcome};
 use super::status::TaskStatus;
 use crate::json::Json;
 use crate::shell::{
-    serialize, task_ref, tool_args, AwaitOptions, CallOptions, Client, Driving, Ended, Rejection, StepOptions, Verdict,
+    serialize, task_ref, tool_args, AwaitOptions, CallFuture, CallOptions, Client, EngineOutcome, Outcome, Rejection,
+    StepOptions,
 };
 use serde::Serialize;
 use std::future::Future;
@@ -44,12 +45,12 @@ fn shared<C: Client + Clone + 'static>(client: &C) -> Rc<dyn Client> {
 }
 
 /// How a call that started (or was refused) ended: its end, or the error.
-async fn ended(started: Result<Driving, Rejection>) -> Result<Ended, Error> {
+async fn ended(started: Result<CallFuture, Rejection>) -> Result<Outcome, Error> {
     Ok(started?.await?)
 }
 
 /// A wait's typed outcome.
-async fn wait_outcome(started: Result<Driving, Rejection>) -> Result<WaitOutcome, Error> {
+async fn wait_outcome(started: Result<CallFuture, Rejection>) -> Result<WaitOutcome, Error> {
     WaitOutcome::of(ended(started).await?).ok_or_else(not_an_end)
 }
 
@@ -195,12 +196,12 @@ pub fn call_and_await<C: Client + Clone + 'static>(
 }
 
 /// The engine's outcome of a one-request call; its error answer is [`Error::Task`].
-async fn step(run: Driving) -> Result<Verdict<JsValue>, Error> {
+async fn step(run: CallFuture) -> Result<EngineOutcome<JsValue>, Error> {
     match run.await? {
-        Ended::Verdict(Verdict::Error(f)) => Err(Error::Task(TaskError::of(f))),
-        Ended::Verdict(other) => Ok(other),
+        Outcome::Engine(EngineOutcome::Error(f)) => Err(Error::Task(TaskError::of(f))),
+        Outcome::Engine(other) => Ok(other),
         #[cfg(feature = "journal")]
-        Ended::Told(_) => Err(not_an_end()),
+        Outcome::Told(_) => Err(not_an_end()),
     }
 }
 
@@ -230,7 +231,7 @@ pub fn get_task<C: Client + Clone + 'static>(
 /// [`get_task`] on its way.
 async fn reading(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Result<TaskStatus, Error> {
     match step(crate::shell::get_task(client, task_id, options)).await? {
-        Verdict::Status(v) => TaskStatus::from_js(&v).ok_or_else(not_an_end),
+        EngineOutcome::Status(v) => TaskStatus::from_js(&v).ok_or_else(not_an_end),
         _ => Err(not_an_end()),
     }
 }

@@ -4,7 +4,7 @@
 
 use super::status::TaskStatus;
 use crate::json::Json;
-use crate::shell::{Failure, FailureCause, Rejection};
+use crate::shell::{EngineCause, EngineTaskError, Rejection};
 use crate::ErrorKind;
 use wasm_bindgen::JsValue;
 
@@ -43,7 +43,7 @@ impl Error {
     /// Why a call rejected, as the Rust API tells it.
     pub(crate) fn of(r: Rejection) -> Self {
         match r {
-            Rejection::Invalid(message) => Self::InvalidArgument(message),
+            Rejection::InvalidArgument(message) => Self::InvalidArgument(message),
             Rejection::Aborted(v) => Self::Aborted(v),
             Rejection::Thrown(v) => Self::Callback(v),
         }
@@ -195,7 +195,7 @@ impl TaskError {
     }
 
     /// The engine's error, typed (its `value` the error object the JS functions give).
-    pub(crate) fn of(f: Failure<JsValue>) -> Self {
+    pub(crate) fn of(f: EngineTaskError<JsValue>) -> Self {
         let value = f.to_json();
         Self { code: f.code, kind: f.kind, message: f.message, data: f.data, cause: f.cause.and_then(Cause::of), value }
     }
@@ -312,23 +312,23 @@ impl Cause {
 
     /// The engine's cause, typed (`None`: a failed status that is not a task's, which the engine
     /// never gives).
-    fn of(c: FailureCause<JsValue>) -> Option<Self> {
+    fn of(c: EngineCause<JsValue>) -> Option<Self> {
         let status = |s: Option<JsValue>| s.and_then(|s| TaskStatus::from_js(&s)).map(Box::new);
         Some(match c {
-            FailureCause::Timeout { status: s } => Self::Timeout { status: status(s) },
-            FailureCause::RequestTimeout { method, status: s } => {
+            EngineCause::Timeout { status: s } => Self::Timeout { status: status(s) },
+            EngineCause::RequestTimeout { method, status: s } => {
                 Self::RequestTimeout { method: method.to_owned(), status: status(s) }
             }
-            FailureCause::TaskFailed { status } => Self::TaskFailed { status: Box::new(TaskStatus::from_js(&status)?) },
-            FailureCause::RpcError { method } => Self::RpcError { method: method.to_owned() },
-            FailureCause::RequestFailed { method, error } => Self::RequestFailed { method: method.to_owned(), error },
-            FailureCause::ProtocolViolation { method, response } => {
+            EngineCause::TaskFailed { status } => Self::TaskFailed { status: Box::new(TaskStatus::from_js(&status)?) },
+            EngineCause::RpcError { method } => Self::RpcError { method: method.to_owned() },
+            EngineCause::RequestFailed { method, error } => Self::RequestFailed { method: method.to_owned(), error },
+            EngineCause::ProtocolViolation { method, response } => {
                 Self::ProtocolViolation { method: method.to_owned(), response }
             }
-            FailureCause::InputHandler { key, reason, status } => Self::InputHandler { key, reason, status },
-            FailureCause::ListenUnsupported => Self::ListenUnsupported,
-            FailureCause::Expired { status: s } => Self::Expired { status: status(s) },
-            FailureCause::JournalFailed { operation, error, status: s } => {
+            EngineCause::InputHandler { key, reason, status } => Self::InputHandler { key, reason, status },
+            EngineCause::ListenUnsupported => Self::ListenUnsupported,
+            EngineCause::Expired { status: s } => Self::Expired { status: status(s) },
+            EngineCause::JournalFailed { operation, error, status: s } => {
                 Self::JournalFailed { operation: operation.to_owned(), error, status: status(s) }
             }
         })

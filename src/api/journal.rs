@@ -7,7 +7,7 @@ use super::error::Error;
 use super::outcome::WaitOutcome;
 use super::status::TaskStatus;
 use crate::json::Json;
-use crate::shell::{AwaitOptions, Client, Each, Ended, JournalStore, Rejection};
+use crate::shell::{AwaitOptions, Client, Each, JournalStore, Outcome, Rejection};
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
@@ -127,8 +127,9 @@ async fn resuming(
 ) -> Result<Vec<Resumed>, Error> {
     let done = Rc::new(RefCell::new(Vec::new()));
     let heard = done.clone();
-    let each: Each = Box::new(move |i: u32, entry: &JsValue, ended: Ended| {
-        let outcome = WaitOutcome::of(ended).ok_or(Rejection::Invalid(String::from("resumeTasks: not an outcome")))?;
+    let each: Each = Box::new(move |i: u32, entry: &JsValue, ended: Outcome| {
+        let outcome =
+            WaitOutcome::of(ended).ok_or(Rejection::InvalidArgument(String::from("resumeTasks: not an outcome")))?;
         if let Some(f) = &on_outcome {
             f(&outcome, &PendingTask::from_js(entry));
         }

@@ -6,7 +6,7 @@
 use super::error::{Error, TaskError};
 use super::status::{input_requests, InputRequest, TaskStatus};
 use crate::json::Json;
-use crate::shell::{Ended, Verdict};
+use crate::shell::{EngineOutcome, Outcome};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
@@ -91,15 +91,17 @@ impl CallOutcome {
     }
 
     /// `call_tool`'s end, typed. `None`: not an end `call_tool` has.
-    pub(crate) fn of(ended: Ended) -> Option<Self> {
+    pub(crate) fn of(ended: Outcome) -> Option<Self> {
         match ended {
-            Ended::Verdict(Verdict::Task(s)) => Some(Self::Task(TaskStatus::from_js(&s)?)),
-            Ended::Verdict(Verdict::Result(value)) => Some(Self::Ok(ToolResult { value })),
-            Ended::Verdict(Verdict::Error(f)) => Some(Self::Error(TaskError::of(f))),
-            Ended::Verdict(Verdict::CallInputRequired(s)) => Some(Self::InputRequired(InputRequired::from_js(&s))),
+            Outcome::Engine(EngineOutcome::Task(s)) => Some(Self::Task(TaskStatus::from_js(&s)?)),
+            Outcome::Engine(EngineOutcome::Result(value)) => Some(Self::Ok(ToolResult { value })),
+            Outcome::Engine(EngineOutcome::Error(f)) => Some(Self::Error(TaskError::of(f))),
+            Outcome::Engine(EngineOutcome::CallInputRequired(s)) => {
+                Some(Self::InputRequired(InputRequired::from_js(&s)))
+            }
             #[cfg(feature = "journal")]
-            Ended::Told(value) => Self::from_js(&value),
-            Ended::Verdict(_) => None,
+            Outcome::Told(value) => Self::from_js(&value),
+            Outcome::Engine(_) => None,
         }
     }
 
@@ -133,23 +135,23 @@ impl WaitOutcome {
 
     /// A wait's end: the engine's outcome, converted, or the outcome object another waiter of a
     /// journaled task broadcast, read. `None`: not an end a wait has.
-    pub(crate) fn of(ended: Ended) -> Option<Self> {
+    pub(crate) fn of(ended: Outcome) -> Option<Self> {
         match ended {
-            Ended::Verdict(o) => Self::from_engine(o),
+            Outcome::Engine(o) => Self::from_engine(o),
             #[cfg(feature = "journal")]
-            Ended::Told(value) => Self::from_js(&value),
+            Outcome::Told(value) => Self::from_js(&value),
         }
     }
 
-    fn from_engine(o: Verdict<JsValue>) -> Option<Self> {
+    fn from_engine(o: EngineOutcome<JsValue>) -> Option<Self> {
         Some(match o {
-            Verdict::Result(value) => Self::Ok(ToolResult { value }),
-            Verdict::Cancelled(s) => Self::Cancelled(TaskStatus::from_js(&s)?),
-            Verdict::InputRequired(s) | Verdict::CallInputRequired(s) => {
+            EngineOutcome::Result(value) => Self::Ok(ToolResult { value }),
+            EngineOutcome::Cancelled(s) => Self::Cancelled(TaskStatus::from_js(&s)?),
+            EngineOutcome::InputRequired(s) | EngineOutcome::CallInputRequired(s) => {
                 Self::InputRequired(InputRequired::from_js(&s))
             }
-            Verdict::Error(f) => Self::Error(TaskError::of(f)),
-            Verdict::Task(_) | Verdict::Status(_) | Verdict::Ack => return None,
+            EngineOutcome::Error(f) => Self::Error(TaskError::of(f)),
+            EngineOutcome::Task(_) | EngineOutcome::Status(_) | EngineOutcome::Ack => return None,
         })
     }
 

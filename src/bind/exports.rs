@@ -4,27 +4,27 @@
 //! `TypeError` (bad arguments, nothing sent), the caller's abort reason, or what an application
 //! callback threw. Every export first checks that the stack has room for it ([`roomy`]).
 
-use super::registry::{self, promised, roomy, Bound, Promised};
+use super::registry::{self, promised, roomy, Backstop, Promised};
 use crate::json::Json;
 use crate::shell::{
-    check_create_message_result, check_elicit_result, check_list_roots_result, server_supports as supports, settle,
-    with_tasks_extension, AwaitOptions, CallOptions, Client, Js, JsBacked, Mistake, StepOptions,
+    check_create_message_result, check_elicit_result, check_list_roots_result, js_call, server_supports as supports,
+    with_tasks_extension, AwaitOptions, CallOptions, Client, InvalidArgument, Js, JsBacked, StepOptions,
 };
 #[cfg(feature = "journal")]
-use crate::shell::{Each, Ended, JournalStore, Rejection};
+use crate::shell::{Each, JournalStore, Outcome, Rejection};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// An argument read, or the mistake in it.
-type Check<T> = Result<T, Mistake>;
+/// An argument read, or the invalid argument in it.
+type Check<T> = Result<T, InvalidArgument>;
 
-/// Reads the arguments with `read`; a mistake is the `TypeError` to reject with.
+/// Reads the arguments with `read`; an invalid argument is the `TypeError` to reject with.
 fn checked<T>(what: &str, read: impl FnOnce() -> Check<T>) -> Result<T, JsValue> {
     read().map_err(|m| m.rejection(what).into_js())
 }
 
 // Each async export is a plain function returning the promise of [`promised`]: it reads its arguments
-// (a mistake rejects with a `TypeError`, never a synchronous throw) into the typed options of the Rust
+// (an invalid argument rejects with a `TypeError`, never a synchronous throw) into the typed options of the Rust
 // API and starts the same call (`crate::shell::calls`), whose end settles the promise with the tagged
 // outcome object. The registry bounds a call by its deadline and signal (a journaled call waits on
 // application stores, so the journal's calls are bounded by their own rules: no registry bound).
@@ -38,8 +38,8 @@ pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue
             let (n, a) = (Js(&name).name("tool name")?, Js(&args).tool_args()?);
             Ok((c, n, a, CallOptions::try_from(Js(&options))?))
         })?;
-        let b = if o.journaled() { Bound::NONE } else { Bound::of(o.timeout, o.signal.as_ref()) };
-        Ok((settle(crate::shell::call_tool(c, &n, a, o)), b))
+        let b = if o.journaled() { Backstop::NO_DEADLINE } else { Backstop::of(o.timeout, o.signal.as_ref()) };
+        Ok((js_call(crate::shell::call_tool(c, &n, a, o)), b))
     })
 }
 
@@ -47,12 +47,12 @@ pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue
 #[wasm_bindgen(js_name = awaitTask, skip_typescript)]
 pub fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
-        let (c, seed, o) = checked("awaitTask", || {
+        let (c, task, o) = checked("awaitTask", || {
             let c: Rc<JsBacked> = Js(&client).try_into()?;
             Ok((c, Js(&status_or_task_id).task_ref()?, AwaitOptions::try_from(Js(&options))?))
         })?;
-        let b = if o.journaled() { Bound::NONE } else { Bound::of(o.timeout, o.signal.as_ref()) };
-        Ok((settle(crate::shell::await_task(c, seed, o)), b))
+        let b = if o.journaled() { Backstop::NO_DEADLINE } else { Backstop::of(o.timeout, o.signal.as_ref()) };
+        Ok((js_call(crate::shell::await_task(c, task, o)), b))
     })
 }
 
@@ -72,17 +72,17 @@ pub fn call_and_await(
             let (n, a) = (Js(&name).name("tool name")?, Js(&args).tool_args()?);
             Ok((c, n, a, CallOptions::try_from(Js(&call_options))?, AwaitOptions::try_from(Js(&await_options))?))
         })?;
-        let b = if co.journaled() || wo.journaled() { Bound::NONE } else { both_bound(&co, &wo) };
-        Ok((settle(crate::shell::call_and_await(c, &n, a, co, wo)), b))
+        let b = if co.journaled() || wo.journaled() { Backstop::NO_DEADLINE } else { both_bound(&co, &wo) };
+        Ok((js_call(crate::shell::call_and_await(c, &n, a, co, wo)), b))
     })
 }
 
 /// `callAndAwait`'s bound: both parts' deadlines one after the other; the call's signal only when it
 /// ends the whole call (a signal of one part alone does not end the other).
-fn both_bound(call: &CallOptions, wait: &AwaitOptions) -> Bound {
-    let (c, w) = (Bound::of(call.timeout, None), Bound::of(wait.timeout, None));
+fn both_bound(call: &CallOptions, wait: &AwaitOptions) -> Backstop {
+    let (c, w) = (Backstop::of(call.timeout, None), Backstop::of(wait.timeout, None));
     let signal = call.signal.as_ref().filter(|_| wait.signal.is_none());
-    Bound { timeout_ms: c.timeout_ms + w.timeout_ms, ..Bound::of(None, signal) }
+    Backstop { deadline_ms: c.deadline_ms + w.deadline_ms, ..Backstop::of(None, signal) }
 }
 
 /// The tasks a journal holds that can be resumed (see the README).
@@ -92,7 +92,7 @@ pub fn pending_tasks(journal: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let store: JournalStore = checked("pendingTasks", || Js(&journal).try_into())?;
         let listing = crate::shell::pending_tasks(store, Js(&options).field("server"));
-        Ok((Box::pin(async move { Ok(listing.await.map_err(Rejection::into_js)?.into()) }), Bound::NONE))
+        Ok((Box::pin(async move { Ok(listing.await.map_err(Rejection::into_js)?.into()) }), Backstop::NO_DEADLINE))
     })
 }
 
@@ -111,7 +111,7 @@ pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Prom
         })?;
         let done = js_sys::Array::new();
         let out = done.clone();
-        let each: Each = Box::new(move |i: u32, entry: &JsValue, ended: Ended| {
+        let each: Each = Box::new(move |i: u32, entry: &JsValue, ended: Outcome| {
             let outcome = ended.into_js();
             if let Some(f) = &on_outcome {
                 f.call2(&JsValue::UNDEFINED, &outcome, entry).map_err(Rejection::Thrown)?;
@@ -122,7 +122,10 @@ pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Prom
             Ok(())
         });
         let resuming = crate::shell::resume_tasks(c, store, o, each).map_err(Rejection::into_js)?;
-        Ok((Box::pin(async move { resuming.await.map(|()| out.into()).map_err(Rejection::into_js) }), Bound::NONE))
+        Ok((
+            Box::pin(async move { resuming.await.map(|()| out.into()).map_err(Rejection::into_js) }),
+            Backstop::NO_DEADLINE,
+        ))
     })
 }
 
@@ -133,12 +136,12 @@ fn step_args(
     client: &JsValue,
     task_id: &JsValue,
     options: &JsValue,
-) -> Result<(Rc<dyn Client>, String, StepOptions, Bound), JsValue> {
+) -> Result<(Rc<dyn Client>, String, StepOptions, Backstop), JsValue> {
     checked(what, || {
         let c: Rc<JsBacked> = Js(client).try_into()?;
         let id = Js(task_id).name("task id")?;
         let o = StepOptions::try_from(Js(options))?;
-        let b = Bound::of(o.timeout, o.signal.as_ref());
+        let b = Backstop::of(o.timeout, o.signal.as_ref());
         Ok((c as Rc<dyn Client>, id, o, b))
     })
 }
@@ -148,7 +151,7 @@ fn step_args(
 pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("getTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(crate::shell::get_task(c, &id, o))), b))
+        Ok((js_call(Ok(crate::shell::get_task(c, &id, o))), b))
     })
 }
 
@@ -158,7 +161,7 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
     promised(|| {
         let responses = checked("updateTask", || Js(&responses).responses())?;
         let (c, id, o, b) = step_args("updateTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(crate::shell::update_task(c, &id, responses, o))), b))
+        Ok((js_call(Ok(crate::shell::update_task(c, &id, responses, o))), b))
     })
 }
 
@@ -167,7 +170,7 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
 pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, id, o, b) = step_args("cancelTask", &client, &task_id, &options)?;
-        Ok((settle(Ok(crate::shell::cancel_task(c, &id, o))), b))
+        Ok((js_call(Ok(crate::shell::cancel_task(c, &id, o))), b))
     })
 }
 

@@ -1,5 +1,5 @@
 //! The JS API: thin wasm-bindgen bindings over the typed async functions of [`crate::shell`]. Each
-//! export reads its arguments ([`read`]: a mistake rejects with a `TypeError`, never a synchronous
+//! export reads its arguments (through the shell's `Js` newtype: an invalid argument rejects with a `TypeError`, never a synchronous
 //! throw), calls the typed function, and turns its outcome into the tagged JS object.
 
 mod exports;

@@ -3,7 +3,7 @@
 //! call (see `registry.js`). [`promised`] is the one promise wrapper every async export goes through;
 //! [`roomy`] guards the synchronous exports' entry near the JS stack limit.
 
-use crate::shell::{deadline_ms, Settling};
+use crate::shell::{deadline_ms, JsCallFuture};
 use js_sys::Promise;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -45,21 +45,22 @@ pub fn roomy() -> Result<(), JsValue> {
     }
 }
 
-/// What bounds a call in the registry: its deadline, and the signal whose abort ends it at once.
-pub struct Bound {
-    /// The call's bound from now, in milliseconds (`Infinity`: none).
-    pub timeout_ms: f64,
+/// The backstop of a call: its deadline and the signal whose abort ends it at once, by which the
+/// registry settles its promise if the module cannot.
+pub struct Backstop {
+    /// The call's deadline from now, in milliseconds (`Infinity`: none).
+    pub deadline_ms: f64,
     /// The caller's signal when it ends the whole call (`undefined`: none).
     pub signal: JsValue,
 }
 
-impl Bound {
-    /// No bound: the call may take any time (it is settled normally, or when the module traps).
-    pub const NONE: Bound = Bound { timeout_ms: f64::INFINITY, signal: JsValue::UNDEFINED };
+impl Backstop {
+    /// No deadline: the call may take any time (it is settled normally, or when the module traps).
+    pub const NO_DEADLINE: Backstop = Backstop { deadline_ms: f64::INFINITY, signal: JsValue::UNDEFINED };
 
-    /// The bound of a call with `timeout` (`None`: the default) and `signal`.
-    pub fn of(timeout: Option<Duration>, signal: Option<&web_sys::AbortSignal>) -> Bound {
-        Bound { timeout_ms: deadline_ms(timeout), signal: signal.map_or(JsValue::UNDEFINED, |s| s.clone().into()) }
+    /// The backstop of a call with `timeout` (`None`: the default deadline) and `signal`.
+    pub fn of(timeout: Option<Duration>, signal: Option<&web_sys::AbortSignal>) -> Backstop {
+        Backstop { deadline_ms: deadline_ms(timeout), signal: signal.map_or(JsValue::UNDEFINED, |s| s.clone().into()) }
     }
 }
 
@@ -73,11 +74,11 @@ pub type Promised = Result<Promise, JsValue>;
 
 /// The promise of one async export. It is opened in the registry before anything else runs (a
 /// module that failed, or a stack without room, rejects at once); then `start` reads the arguments —
-/// a mistake rejects with its `TypeError` — and starts the call, whose end settles the promise.
+/// an invalid argument rejects with its `TypeError` — and starts the call, whose end settles the promise.
 /// Inlined into the export, whose own frame stays small: the reading and starting run in a frame of
 /// their own ([`started`]), entered only once the stack was found to have room for them.
 #[inline(always)]
-pub fn promised(start: impl FnOnce() -> Result<(Settling, Bound), JsValue>) -> Promised {
+pub fn promised(start: impl FnOnce() -> Result<(JsCallFuture, Backstop), JsValue>) -> Promised {
     let Some(promise) = HALT.with(open) else { return Ok(refused()) };
     Ok(begin(promise, started(start)))
 }
@@ -91,12 +92,12 @@ fn started<T>(start: impl FnOnce() -> T) -> T {
 /// Bounds and runs a call opened as `promise` (or rejects it with its arguments' `TypeError`): one copy
 /// for every export.
 #[inline(never)]
-fn begin(promise: Promise, started: Result<(Settling, Bound), JsValue>) -> Promise {
+fn begin(promise: Promise, started: Result<(JsCallFuture, Backstop), JsValue>) -> Promise {
     match started {
         Err(e) => settle(&promise, false, &e),
         Ok((call, b)) => {
-            bound(&promise, b.timeout_ms, &b.signal);
-            run(promise.clone(), call);
+            bound(&promise, b.deadline_ms, &b.signal);
+            settle_at_end(promise.clone(), call);
         }
     }
     promise
@@ -104,7 +105,7 @@ fn begin(promise: Promise, started: Result<(Settling, Bound), JsValue>) -> Promi
 
 /// Drives `call` to its end and settles `promise` with it.
 #[inline(never)]
-fn run(promise: Promise, call: Settling) {
+fn settle_at_end(promise: Promise, call: JsCallFuture) {
     spawn_local(async move {
         match call.await {
             Ok(v) => settle(&promise, true, &v),

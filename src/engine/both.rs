@@ -5,8 +5,8 @@
 
 use super::call::{CallSettings, CallTool};
 use super::settings::{WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
-use super::wait::{Seed, Wait};
-use super::{next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
+use super::wait::{TaskRef, Wait};
+use super::{next_queued, AbortScope, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
 use crate::json::Json;
 use crate::proto::request::Call;
 
@@ -52,7 +52,7 @@ impl<J: Json> CallAndAwait<J> {
         whole: bool,
         now: Millis,
     ) -> Self {
-        let whole = whole.then_some((now, call_opts.bounds.timeout_ms));
+        let whole = whole.then_some((now, call_opts.limits.deadline_ms));
         let call = CallTool::new(name, arguments, call_opts, now);
         Self {
             phase: Phase::Call(CallPart { call, wait_opts, whole }),
@@ -94,31 +94,31 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
             return Some(a);
         }
         let action = self.machine().next_action()?;
-        let Action::Finish(Finish::Resolve(Verdict::Task(status))) = action else { return Some(action) };
+        let Action::End(End::Outcome(Outcome::Task(status))) = action else { return Some(action) };
         let Phase::Call(part) = &self.phase else {
-            return Some(Action::Finish(Finish::Resolve(Verdict::Task(status))));
+            return Some(Action::End(End::Outcome(Outcome::Task(status))));
         };
         let (mut wait_opts, mut since) = (part.wait_opts, self.now);
         if let Some((started, timeout_ms)) = part.whole {
-            (wait_opts.bounds.timeout_ms, since) = (timeout_ms, started);
+            (wait_opts.limits.deadline_ms, since) = (timeout_ms, started);
         }
         if let Some(reason) = self.wait_aborted.take() {
             // The wait's own signal fired during the call: the wait ends as it starts — nothing of it
             // runs (no onStatus, no handler, no request but the best-effort cancel).
             if wait_opts.cancel_on_abort {
                 let task_id = status.get_str("taskId").unwrap_or_default();
-                let timeout_ms = wait_opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
+                let timeout_ms = wait_opts.limits.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
                 self.ending.push_back(Action::SendDetached { call: Call::CancelTask { task_id }, timeout_ms });
             }
-            self.ending.push_back(Action::Finish(Finish::Reject(reason)));
+            self.ending.push_back(Action::End(End::Rejection(reason)));
             return next_queued(&mut self.ending);
         }
-        match Wait::start(Seed::Status(status.clone()), wait_opts, &[], self.now, since, self.cancel_asked) {
+        match Wait::start(TaskRef::Status(status.clone()), wait_opts, &[], self.now, since, self.cancel_asked) {
             Ok(w) => {
                 self.phase = Phase::Wait(w);
                 Some(Action::NextPart)
             }
-            Err(m) => Some(Action::Finish(Finish::Resolve(Verdict::Error(Failure::protocol("tools/call", m, status))))),
+            Err(m) => Some(Action::End(End::Outcome(Outcome::Error(TaskError::protocol("tools/call", m, status))))),
         }
     }
 

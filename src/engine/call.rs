@@ -2,8 +2,8 @@
 
 use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
-use super::settings::{Bounds, InputMode, ReadChunk, DEFAULT_MIN_POLL_INTERVAL_MS};
-use super::{later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
+use super::settings::{InputMode, ReadChunk, TimeLimits, DEFAULT_MIN_POLL_INTERVAL_MS};
+use super::{later, next_queued, AbortScope, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
 use crate::proto::request::Call;
@@ -13,7 +13,7 @@ use crate::proto::rpc::RequestEnd;
 #[derive(Clone, Debug, Default)]
 pub struct CallSettings<V> {
     /// Time bounds (the whole call, MRTR rounds and handlers included).
-    pub bounds: Bounds,
+    pub limits: TimeLimits,
     /// Where MRTR answers come from.
     pub input: InputMode,
     /// Answers to send with the first request (continuing an MRTR round by hand).
@@ -50,21 +50,21 @@ pub struct CallTool<V> {
 impl<J: Json> CallTool<J> {
     /// Sends `tools/call` for `name` at `now`.
     pub fn new(name: String, arguments: Option<J>, opts: CallSettings<J>, now: Millis) -> Self {
-        let deadline = opts.bounds.timeout_ms.map(|t| later(now, t));
+        let deadline = opts.limits.deadline_ms.map(|t| later(now, t));
         let mut c = Self {
             name,
             arguments,
-            timeout_ms: opts.bounds.timeout_ms,
+            timeout_ms: opts.limits.deadline_ms,
             mode: opts.input,
             read_chunk: opts.read_chunk,
-            flights: Flights::new(deadline, opts.bounds.request_timeout_ms),
+            flights: Flights::new(deadline, opts.limits.request_timeout_ms),
             last_sent: now,
             held: None,
             round: None,
             out: Queue::new(),
             done: false,
         };
-        if opts.bounds.timeout_ms == Some(0) {
+        if opts.limits.deadline_ms == Some(0) {
             c.advance(now); // no time at all: the timeout, and nothing sent (as awaitTask)
         } else {
             c.send(opts.input_responses, opts.request_state, now);
@@ -94,9 +94,9 @@ impl<J: Json> CallTool<J> {
 
     fn on_result(&mut self, value: J, now: Millis) {
         match read_call_result(value.clone()) {
-            Err(m) => self.fail(Failure::protocol("tools/call", m, value)),
-            Ok(CallReply::Complete(r)) => self.finish(Finish::Resolve(Verdict::Result(r))),
-            Ok(CallReply::Task(view)) => self.finish(Finish::Resolve(Verdict::Task(view.object))),
+            Err(m) => self.fail(TaskError::protocol("tools/call", m, value)),
+            Ok(CallReply::Complete(r)) => self.finish(End::Outcome(Outcome::Result(r))),
+            Ok(CallReply::Task(view)) => self.finish(End::Outcome(Outcome::Task(view.object))),
             Ok(CallReply::InputRequired(m)) if m.requests.is_empty() => {
                 // Only a requestState: the next round.
                 self.next_round(None, m.request_state, now);
@@ -104,7 +104,7 @@ impl<J: Json> CallTool<J> {
             Ok(CallReply::InputRequired(m)) => {
                 let mut desk = InputDesk::new(self.mode, self.read_chunk);
                 match desk.offer(&m.requests, &m.object, &mut self.out) {
-                    Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::CallInputRequired(m.object))),
+                    Err(Stop::Return) => return self.finish(End::Outcome(Outcome::CallInputRequired(m.object))),
                     Err(Stop::Fail(f)) => return self.fail(f),
                     Ok(()) => {}
                 }
@@ -120,7 +120,7 @@ impl<J: Json> CallTool<J> {
             Err(Stop::Fail(f)) => return self.fail(f),
             Err(Stop::Return) => {
                 let status = m.object.clone();
-                return self.finish(Finish::Resolve(Verdict::CallInputRequired(status)));
+                return self.finish(End::Outcome(Outcome::CallInputRequired(status)));
             }
             Ok(()) => {}
         }
@@ -141,7 +141,7 @@ impl<J: Json> CallTool<J> {
             return;
         }
         if self.flights.past_deadline(now) {
-            let f = Failure::timeout(("name", &self.name), self.timeout_ms.unwrap_or_default(), None);
+            let f = TaskError::timeout(("name", &self.name), self.timeout_ms.unwrap_or_default(), None);
             return self.fail(f);
         }
         if let Some(f) = self.flights.take_expired(now, &mut self.out) {
@@ -163,7 +163,7 @@ impl<J: Json> CallTool<J> {
             Ok(done) => !done,
             Err(Stop::Return) => {
                 let status = m.object.clone();
-                self.finish(Finish::Resolve(Verdict::CallInputRequired(status)));
+                self.finish(End::Outcome(Outcome::CallInputRequired(status)));
                 false
             }
             Err(Stop::Fail(f)) => {
@@ -173,11 +173,11 @@ impl<J: Json> CallTool<J> {
         }
     }
 
-    fn fail(&mut self, f: Failure<J>) {
-        self.finish(Finish::Resolve(Verdict::Error(f)));
+    fn fail(&mut self, f: TaskError<J>) {
+        self.finish(End::Outcome(Outcome::Error(f)));
     }
 
-    fn finish(&mut self, finish: Finish<J>) {
+    fn finish(&mut self, finish: End<J>) {
         if self.done {
             return;
         }
@@ -186,7 +186,7 @@ impl<J: Json> CallTool<J> {
         if let Some((_, mut desk)) = self.round.take() {
             desk.stop_all(&mut self.out);
         }
-        self.out.push_back(Action::Finish(finish));
+        self.out.push_back(Action::End(finish));
     }
 }
 
@@ -203,7 +203,7 @@ impl<J: Json> Machine<J> for CallTool<J> {
                 if let Some(f) = self.flights.land(req) {
                     match reply {
                         RequestEnd::Result(v) => self.on_result(v, now),
-                        RequestEnd::RpcError(e) => self.fail(Failure::rpc("tools/call", e)),
+                        RequestEnd::RpcError(e) => self.fail(TaskError::rpc("tools/call", e)),
                         RequestEnd::Transport(_) if self.flights.past_deadline(now) => {} // the deadline, below
                         RequestEnd::Transport(e) => {
                             let failure = Flights::loss(&f, e, now).failure(&f, ("name", &self.name), None);
@@ -214,8 +214,8 @@ impl<J: Json> Machine<J> for CallTool<J> {
             }
             Event::Answer { ask, value } => self.on_answer(ask, value, now),
             Event::Abort { scope: AbortScope::Cancel, .. } => {} // only a wait cancels its task
-            Event::Abort { reason, .. } => self.finish(Finish::Reject(reason)),
-            Event::Throw { error } => self.finish(Finish::Reject(error)),
+            Event::Abort { reason, .. } => self.finish(End::Rejection(reason)),
+            Event::Throw { error } => self.finish(End::Rejection(error)),
         }
         self.advance(now);
     }

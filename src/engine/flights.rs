@@ -1,7 +1,7 @@
 //! Requests in flight: their ids, what they were for, and when each must be given up; and what a
 //! request that ended without an answer means.
 
-use super::{later, Action, Failure, Millis, Queue, ReqId};
+use super::{later, Action, Millis, Queue, ReqId, TaskError};
 use crate::json::Json;
 use crate::proto::request::Call;
 use crate::proto::rpc::{is_transient, retry_after_ms};
@@ -50,12 +50,12 @@ impl<J: Json> Lost<J> {
 
     /// The error outcome for this loss of `flight`: `subject` names what was waited for, `status` is
     /// the last status read.
-    pub fn failure(self, flight: &Flight, subject: (&str, &str), status: Option<J>) -> Failure<J> {
+    pub fn failure(self, flight: &Flight, subject: (&str, &str), status: Option<J>) -> TaskError<J> {
         match self {
             Self::Timeout => {
-                Failure::request_timeout(subject, flight.method, flight.timeout_ms.unwrap_or_default(), status)
+                TaskError::request_timeout(subject, flight.method, flight.timeout_ms.unwrap_or_default(), status)
             }
-            Self::Failed(e) => Failure::transport(flight.method, e),
+            Self::Failed(e) => TaskError::transport(flight.method, e),
         }
     }
 }

@@ -8,7 +8,7 @@
 //! its answer stay reserved too (they are not asked again during this wait).
 
 use super::settings::{InputMode, ReadChunk};
-use super::{sorted, Action, AskId, Failure, Queue};
+use super::{sorted, Action, AskId, Queue, TaskError};
 use crate::json::Json;
 use crate::proto::input::{check_response, read_input_request, InputKind, InputRequest};
 
@@ -18,7 +18,7 @@ pub enum Stop<V> {
     /// Input is needed that the library may not answer: give the status back as `input_required`.
     Return,
     /// End with this error.
-    Fail(Failure<V>),
+    Fail(TaskError<V>),
 }
 
 /// One handler call (one key) or input-function call (several keys), running while `keys` is not empty.
@@ -136,7 +136,7 @@ impl<J: Json> InputDesk<J> {
                 Err(m) => {
                     let status = r.status.clone();
                     self.reading = None;
-                    return Err(Stop::Fail(Failure::protocol("inputRequests", m, status)));
+                    return Err(Stop::Fail(TaskError::protocol("inputRequests", m, status)));
                 }
             }
         }
@@ -188,7 +188,7 @@ impl<J: Json> InputDesk<J> {
         let (round, function, keys) = (a.round, a.function, std::mem::take(&mut a.keys));
         self.finished_one();
         let key = if function { None } else { keys.first().map(|(k, _)| k.clone()) };
-        let fail = |reason: J| Stop::Fail(Failure::input_handler(key.clone(), reason, status.clone()));
+        let fail = |reason: J| Stop::Fail(TaskError::input_handler(key.clone(), reason, status.clone()));
         let answers = match value.get_str("tag").as_deref() {
             Some("ok") if function => {
                 let responses = value.get("responses").unwrap_or_else(J::null);

@@ -9,17 +9,17 @@ pub mod both;
 pub mod call;
 pub mod flights;
 pub mod inputs;
+pub mod outcome;
 pub mod retry;
 mod seen;
 pub mod settings;
 pub mod step;
-pub mod verdict;
 pub mod wait;
 
 use crate::proto::input::InputKind;
 use crate::proto::request::Call;
 use crate::proto::rpc::RequestEnd;
-pub use verdict::{ErrorKind, Failure, FailureCause, Verdict};
+pub use outcome::{Cause, ErrorKind, Outcome, TaskError};
 
 /// Milliseconds on the driver's monotonic clock.
 pub type Millis = u64;
@@ -166,16 +166,16 @@ pub enum Action<V> {
     /// application callbacks of that part apply from now on.
     NextPart,
     /// The machine is finished.
-    Finish(Finish<V>),
+    End(End<V>),
 }
 
 /// How a machine ends.
 #[derive(Clone, Debug)]
-pub enum Finish<V> {
-    /// Resolve the promise with this outcome.
-    Resolve(Verdict<V>),
-    /// Reject the promise with this value (abort reason or a callback's exception).
-    Reject(V),
+pub enum End<V> {
+    /// The call resolves with this outcome.
+    Outcome(Outcome<V>),
+    /// The call rejects with this value (the abort's reason, or what a callback threw).
+    Rejection(V),
 }
 
 /// The common face of every machine.

@@ -41,18 +41,18 @@ impl Default for ReadChunk {
     }
 }
 
-/// Time bounds shared by every machine.
+/// A call's time limits, shared by every machine: its deadline and each request's timeout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bounds {
-    /// The bound of the whole call (`None`: unbounded).
-    pub timeout_ms: Option<u64>,
+pub struct TimeLimits {
+    /// The deadline: the bound of the whole call (`None`: no deadline).
+    pub deadline_ms: Option<u64>,
     /// The bound of each request (`None`: only the time left bounds it).
     pub request_timeout_ms: Option<u64>,
 }
 
-impl Default for Bounds {
+impl Default for TimeLimits {
     fn default() -> Self {
-        Self { timeout_ms: Some(DEFAULT_TIMEOUT_MS), request_timeout_ms: None }
+        Self { deadline_ms: Some(DEFAULT_TIMEOUT_MS), request_timeout_ms: None }
     }
 }
 
@@ -117,7 +117,7 @@ impl Default for Retry {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WaitSettings {
     /// Time bounds.
-    pub bounds: Bounds,
+    pub limits: TimeLimits,
     /// Interval used when the server sends none.
     pub poll_interval_ms: u64,
     /// Floor under every interval.
@@ -141,7 +141,7 @@ pub struct WaitSettings {
 impl Default for WaitSettings {
     fn default() -> Self {
         Self {
-            bounds: Bounds::default(),
+            limits: TimeLimits::default(),
             poll_interval_ms: DEFAULT_POLL_INTERVAL_MS,
             min_poll_interval_ms: DEFAULT_MIN_POLL_INTERVAL_MS,
             max_poll_interval_ms: DEFAULT_MAX_POLL_INTERVAL_MS,

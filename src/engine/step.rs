@@ -4,8 +4,8 @@
 
 use super::flights::{Flight, Flights, Lost};
 use super::retry::Backoff;
-use super::settings::{Bounds, Retry, RETRY_MIN_LEFT_MS};
-use super::{later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, Verdict};
+use super::settings::{Retry, TimeLimits, RETRY_MIN_LEFT_MS};
+use super::{later, next_queued, AbortScope, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
 use crate::json::Json;
 use crate::proto::request::Call;
 use crate::proto::rpc::RequestEnd;
@@ -29,13 +29,13 @@ pub struct Step<V> {
 
 impl<J: Json> Step<J> {
     /// Sends `call` (a `tasks/get`, `tasks/update` or `tasks/cancel` for `task_id`) at `now`.
-    pub fn new(call: Call<J>, task_id: String, bounds: Bounds, retry: Retry, now: Millis) -> Self {
-        let deadline = bounds.timeout_ms.map(|t| later(now, t));
+    pub fn new(call: Call<J>, task_id: String, limits: TimeLimits, retry: Retry, now: Millis) -> Self {
+        let deadline = limits.deadline_ms.map(|t| later(now, t));
         let mut s = Self {
             task_id,
             call,
-            timeout_ms: bounds.timeout_ms,
-            flights: Flights::new(deadline, bounds.request_timeout_ms),
+            timeout_ms: limits.deadline_ms,
+            flights: Flights::new(deadline, limits.request_timeout_ms),
             retry,
             backoff: Backoff::new(retry.seed),
             failures: 0,
@@ -43,10 +43,10 @@ impl<J: Json> Step<J> {
             out: Queue::new(),
             done: false,
         };
-        if bounds.timeout_ms == Some(0) {
+        if limits.deadline_ms == Some(0) {
             // No time at all: the timeout, and nothing sent (as awaitTask).
-            let f = Failure::timeout(("taskId", &s.task_id), 0, None);
-            s.finish(Finish::Resolve(Verdict::Error(f)));
+            let f = TaskError::timeout(("taskId", &s.task_id), 0, None);
+            s.finish(End::Outcome(Outcome::Error(f)));
         } else {
             s.send(now);
         }
@@ -58,26 +58,26 @@ impl<J: Json> Step<J> {
         self.flights.send(0, self.call.clone(), now, &mut self.out);
     }
 
-    fn outcome(&self, method: &'static str, reply: RequestEnd<J>) -> Verdict<J> {
+    fn outcome(&self, method: &'static str, reply: RequestEnd<J>) -> Outcome<J> {
         match reply {
             RequestEnd::Result(v) if method == "tasks/get" => match read_task(&v, Source::Get) {
-                Ok(view) if view.task_id == self.task_id => Verdict::Status(view.object),
+                Ok(view) if view.task_id == self.task_id => Outcome::Status(view.object),
                 Ok(view) => {
                     let m =
                         ["tasks/get for task ", self.task_id.as_str(), " answered with task ", view.task_id.as_str()]
                             .concat();
-                    Verdict::Error(Failure::protocol(method, m, v))
+                    Outcome::Error(TaskError::protocol(method, m, v))
                 }
-                Err(m) => Verdict::Error(Failure::protocol(method, m, v)),
+                Err(m) => Outcome::Error(TaskError::protocol(method, m, v)),
             },
-            RequestEnd::Result(v) if v.is_object() => Verdict::Ack,
-            RequestEnd::Result(v) => Verdict::Error(Failure::protocol(
+            RequestEnd::Result(v) if v.is_object() => Outcome::Ack,
+            RequestEnd::Result(v) => Outcome::Error(TaskError::protocol(
                 method,
                 [method, " answered with a result that is not an object"].concat(),
                 v,
             )),
-            RequestEnd::RpcError(e) => Verdict::Error(Failure::rpc(method, e)),
-            RequestEnd::Transport(e) => Verdict::Error(Failure::transport(method, e)),
+            RequestEnd::RpcError(e) => Outcome::Error(TaskError::rpc(method, e)),
+            RequestEnd::Transport(e) => Outcome::Error(TaskError::transport(method, e)),
         }
     }
 
@@ -93,15 +93,15 @@ impl<J: Json> Step<J> {
             }
         }
         let failure = lost.failure(f, ("taskId", &self.task_id), None);
-        self.finish(Finish::Resolve(Verdict::Error(failure)));
+        self.finish(End::Outcome(Outcome::Error(failure)));
     }
 
-    fn finish(&mut self, finish: Finish<J>) {
+    fn finish(&mut self, finish: End<J>) {
         if !self.done {
             self.done = true;
             self.again_at = None;
             self.flights.abort_all(&mut self.out);
-            self.out.push_back(Action::Finish(finish));
+            self.out.push_back(Action::End(finish));
         }
     }
 }
@@ -122,22 +122,22 @@ impl<J: Json> Machine<J> for Step<J> {
                         }
                         reply => {
                             let outcome = self.outcome(f.method, reply);
-                            self.finish(Finish::Resolve(outcome));
+                            self.finish(End::Outcome(outcome));
                         }
                     }
                 }
             }
             Event::Abort { scope: AbortScope::Cancel, .. } => {} // only a wait cancels its task
-            Event::Abort { reason, .. } => self.finish(Finish::Reject(reason)),
-            Event::Throw { error } => self.finish(Finish::Reject(error)),
+            Event::Abort { reason, .. } => self.finish(End::Rejection(reason)),
+            Event::Throw { error } => self.finish(End::Rejection(error)),
             Event::Tick | Event::Answer { .. } | Event::Stream(_) => {}
         }
         if self.done {
             return;
         }
         if self.flights.past_deadline(now) {
-            let f = Failure::timeout(("taskId", &self.task_id), self.timeout_ms.unwrap_or_default(), None);
-            return self.finish(Finish::Resolve(Verdict::Error(f)));
+            let f = TaskError::timeout(("taskId", &self.task_id), self.timeout_ms.unwrap_or_default(), None);
+            return self.finish(End::Outcome(Outcome::Error(f)));
         }
         if let Some(f) = self.flights.take_expired(now, &mut self.out) {
             self.on_lost(&f, Lost::Timeout, now);

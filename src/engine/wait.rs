@@ -19,7 +19,7 @@ use super::retry::Backoff;
 use super::seen::Seen;
 use super::settings::{InputMode, ReadChunk, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
 use super::{
-    later, next_queued, AbortScope, Action, Event, Failure, Finish, Machine, Millis, Queue, StreamEvent, Verdict,
+    later, next_queued, AbortScope, Action, End, Event, Machine, Millis, Outcome, Queue, StreamEvent, TaskError,
 };
 use crate::json::{Json, Kind};
 use crate::proto::request::Call;
@@ -28,7 +28,7 @@ use crate::proto::task::{age_ms, read_task, Source, TaskState, TaskView};
 
 /// What the wait starts from.
 #[derive(Clone, Debug)]
-pub enum Seed<V> {
+pub enum TaskRef<V> {
     /// A bare task id: the first `tasks/get` goes out at once.
     TaskId(String),
     /// A status object (from `callTool`, `getTask` or an earlier outcome).
@@ -133,7 +133,7 @@ pub struct Wait<V> {
     resend: Vec<(String, V)>,
     /// A `tasks/update` error held until the next status says whether the task is still going
     /// (boxed: rare, and a wait is kept small).
-    update_error: Option<Box<Failure<V>>>,
+    update_error: Option<Box<TaskError<V>>>,
     /// Set once the application asked for the task to be cancelled.
     cancelling: Option<Cancelling>,
     out: Queue<V>,
@@ -141,48 +141,48 @@ pub struct Wait<V> {
 }
 
 impl<J: Json> Wait<J> {
-    /// Starts waiting at `now`. `Err` when the seed is not a task id or a task status.
-    pub fn new(seed: Seed<J>, opts: WaitSettings, now: Millis) -> Result<Self, String> {
-        Self::resume(seed, opts, &[], now)
+    /// Starts waiting at `now`. `Err` when the task reference is not a task id or a task status.
+    pub fn new(task: TaskRef<J>, opts: WaitSettings, now: Millis) -> Result<Self, String> {
+        Self::resume(task, opts, &[], now)
     }
 
     /// Starts waiting at `now` with keys already answered before (e.g. before a restart): `answered`
     /// keys are never asked; those with `Some` answer not yet acknowledged are sent once, without asking,
     /// when a status shows them outstanding.
     pub fn resume(
-        seed: Seed<J>,
+        task: TaskRef<J>,
         opts: WaitSettings,
         answered: &[(String, Option<J>)],
         now: Millis,
     ) -> Result<Self, String> {
-        Self::start(seed, opts, answered, now, now, false)
+        Self::start(task, opts, answered, now, now, false)
     }
 
     /// [`Wait::resume`] whose `timeout_ms` counts from `since` (`callAndAwait`'s wait bounded by its
     /// call's `timeoutMs`, which counts from the call's start), not from `now`; `cancel`: the
     /// application asked for the task to be cancelled before the wait started (during the call), so the
-    /// wait starts with its `tasks/cancel` and never asks for input, not even the seed's.
+    /// wait starts with its `tasks/cancel` and never asks for input, not even the task reference's.
     pub(super) fn start(
-        seed: Seed<J>,
+        task: TaskRef<J>,
         opts: WaitSettings,
         answered: &[(String, Option<J>)],
         now: Millis,
         since: Millis,
         cancel: bool,
     ) -> Result<Self, String> {
-        let (task_id, view) = match seed {
-            Seed::TaskId(id) if !id.is_empty() => (id, None),
-            Seed::TaskId(_) => return Err("the task id is empty".to_owned()),
-            Seed::Status(v) => {
+        let (task_id, view) = match task {
+            TaskRef::TaskId(id) if !id.is_empty() => (id, None),
+            TaskRef::TaskId(_) => return Err("the task id is empty".to_owned()),
+            TaskRef::Status(v) => {
                 let view = read_task(&v, Source::Pushed)?;
                 (view.task_id.clone(), Some(view))
             }
         };
-        let deadline = opts.bounds.timeout_ms.map(|t| later(since, t));
+        let deadline = opts.limits.deadline_ms.map(|t| later(since, t));
         let mut w = Self {
             task_id,
             opts,
-            flights: Flights::new(deadline, opts.bounds.request_timeout_ms),
+            flights: Flights::new(deadline, opts.limits.request_timeout_ms),
             desk: None,
             last: None,
             next_poll: None,
@@ -261,11 +261,11 @@ impl<J: Json> Wait<J> {
         self.next_poll = Some(self.next_poll.map_or(at, |t| t.min(at)));
     }
 
-    /// Takes in a status from `origin`: the seed, a poll reply (`"tasks/get"`) or a notification
+    /// Takes in a status from `origin`: the task reference, a poll reply (`"tasks/get"`) or a notification
     /// (`"notifications/tasks"`).
     fn observe(&mut self, view: TaskView<J>, now: Millis, origin: &'static str) {
-        let from_seed = origin == SEED;
-        let protocol = |message: String, status: J| Failure::protocol(origin, message, status);
+        let from_ref = origin == SEED;
+        let protocol = |message: String, status: J| TaskError::protocol(origin, message, status);
         // Only a notification and a read can overtake each other; reads alone are sequential.
         if let Some(last) = &self.last {
             if matches!(self.stream, Stream::Open { .. }) && last.is_newer_than(&view) {
@@ -279,27 +279,27 @@ impl<J: Json> Wait<J> {
         let status = view.object.clone();
         match view.state {
             TaskState::Completed => match &view.result {
-                Some(r) if r.is_object() => self.finish(Finish::Resolve(Verdict::Result(r.clone()))),
+                Some(r) if r.is_object() => self.finish(End::Outcome(Outcome::Result(r.clone()))),
                 Some(_) => self.fail(protocol(
                     ["task ", self.task_id.as_str(), " completed with a result that is not an object"].concat(),
                     status,
                 )),
-                None if from_seed => {} // a seed without its payload: read at once
+                None if from_ref => {} // a task reference without its payload: read at once
                 None => self
                     .fail(protocol(["task ", self.task_id.as_str(), " completed without a result"].concat(), status)),
             },
             TaskState::Failed => match view.error.as_ref().map(read_rpc_error) {
-                Some(Some(e)) => self.fail(Failure::task_failed(e, status)),
+                Some(Some(e)) => self.fail(TaskError::task_failed(e, status)),
                 Some(None) => self.fail(protocol(
                     ["task ", self.task_id.as_str(), " failed with an error that is not a JSON-RPC error"].concat(),
                     status,
                 )),
-                None if from_seed => {}
+                None if from_ref => {}
                 None => {
                     self.fail(protocol(["task ", self.task_id.as_str(), " failed without an error"].concat(), status))
                 }
             },
-            TaskState::Cancelled => self.finish(Finish::Resolve(Verdict::Cancelled(status))),
+            TaskState::Cancelled => self.finish(End::Outcome(Outcome::Cancelled(status))),
             TaskState::InputRequired | TaskState::Working => {
                 if let Some(f) = self.update_error.take().map(|f| *f) {
                     return self.fail(f);
@@ -316,7 +316,7 @@ impl<J: Json> Wait<J> {
                 if !requests.is_empty() || self.desk.is_some() {
                     let d = desk(&mut self.desk, self.opts.input, self.opts.read_chunk);
                     match d.offer(requests, &status, &mut self.out) {
-                        Err(Stop::Return) => return self.finish(Finish::Resolve(Verdict::InputRequired(status))),
+                        Err(Stop::Return) => return self.finish(End::Outcome(Outcome::InputRequired(status))),
                         Err(Stop::Fail(f)) => return self.fail(f),
                         Ok(()) => {}
                     }
@@ -420,9 +420,9 @@ impl<J: Json> Wait<J> {
             return;
         }
         if self.flights.past_deadline(now) {
-            let f = Failure::timeout(
+            let f = TaskError::timeout(
                 ("taskId", &self.task_id),
-                self.opts.bounds.timeout_ms.unwrap_or_default(),
+                self.opts.limits.deadline_ms.unwrap_or_default(),
                 self.last_status(),
             );
             return self.fail(f);
@@ -468,7 +468,7 @@ impl<J: Json> Wait<J> {
                 self.poll_settled = Some(now);
                 self.poll_failures = 0;
                 match read_task(&v, Source::Get) {
-                    Err(m) => self.fail(Failure::protocol("tasks/get", m, v)),
+                    Err(m) => self.fail(TaskError::protocol("tasks/get", m, v)),
                     Ok(view) if view.task_id != self.task_id => {
                         let m = [
                             "tasks/get for task ",
@@ -477,7 +477,7 @@ impl<J: Json> Wait<J> {
                             view.task_id.as_str(),
                         ]
                         .concat();
-                        self.fail(Failure::protocol("tasks/get", m, v));
+                        self.fail(TaskError::protocol("tasks/get", m, v));
                     }
                     Ok(view) => {
                         let interval = self.interval(&view);
@@ -496,7 +496,7 @@ impl<J: Json> Wait<J> {
             (Purpose::Update(id), RequestEnd::RpcError(e)) => {
                 // The task may have ended meanwhile (then the update was moot): read it before failing.
                 self.unacked.retain(|u| u.id != id);
-                self.update_error = Some(Box::new(Failure::rpc("tasks/update", e)));
+                self.update_error = Some(Box::new(TaskError::rpc("tasks/update", e)));
                 self.read_soon(now);
             }
             // Acknowledged or refused (a task already ended or gone): the task's status tells the end.
@@ -521,9 +521,9 @@ impl<J: Json> Wait<J> {
     fn poll_failed_rpc(&mut self, e: RpcError<J>, now: Millis) {
         if self.past_ttl(now) && e.code == -32602 {
             let status = self.last_status();
-            return self.fail(Failure::expired(e, status));
+            return self.fail(TaskError::expired(e, status));
         }
-        self.fail(Failure::rpc("tasks/get", e));
+        self.fail(TaskError::rpc("tasks/get", e));
     }
 
     /// A request ended without an answer: reads are re-issued after a backoff (within `retries` and
@@ -587,10 +587,12 @@ impl<J: Json> Wait<J> {
             return; // a late event from a stream already given up
         }
         match event {
-            StreamEvent::Unsupported => self.fail(Failure::listen_unsupported()),
+            StreamEvent::Unsupported => self.fail(TaskError::listen_unsupported()),
             StreamEvent::End => self.fall_back(now),
             StreamEvent::Failed(v) => match (self.stream, read_rejection(v)) {
-                (Stream::Opening { .. }, RequestEnd::RpcError(e)) => self.fail(Failure::rpc("subscriptions/listen", e)),
+                (Stream::Opening { .. }, RequestEnd::RpcError(e)) => {
+                    self.fail(TaskError::rpc("subscriptions/listen", e))
+                }
                 (_, RequestEnd::Transport(e)) => self.listen_failed(Lost::Failed(e), now),
                 _ => self.fall_back(now),
             },
@@ -613,7 +615,7 @@ impl<J: Json> Wait<J> {
         if method.is_none() && m.get("id").is_some() {
             // The listen request's own response: an error refuses the subscription, a result ends it.
             match (self.stream, m.get("error").as_ref().and_then(read_rpc_error)) {
-                (Stream::Opening { .. }, Some(e)) => self.fail(Failure::rpc("subscriptions/listen", e)),
+                (Stream::Opening { .. }, Some(e)) => self.fail(TaskError::rpc("subscriptions/listen", e)),
                 _ => self.fall_back(now),
             }
             return;
@@ -642,7 +644,7 @@ impl<J: Json> Wait<J> {
                 self.stream = Stream::Open { heard: now };
                 match read_task(&params, Source::Pushed) {
                     Ok(view) => self.observe(view, now, "notifications/tasks"),
-                    Err(e) => self.fail(Failure::protocol("notifications/tasks", e, m)),
+                    Err(e) => self.fail(TaskError::protocol("notifications/tasks", e, m)),
                 }
             }
             _ => {} // events before the acknowledgement, other notifications: ignored
@@ -680,21 +682,21 @@ impl<J: Json> Wait<J> {
             Ok(true) => self.send_ready(self.last.as_ref().map_or(0, |s| s.at)),
             Err(Stop::Return) => {
                 let status = self.last_status().unwrap_or_else(J::null);
-                self.finish(Finish::Resolve(Verdict::InputRequired(status)));
+                self.finish(End::Outcome(Outcome::InputRequired(status)));
             }
             Err(Stop::Fail(f)) => self.fail(f),
         }
         false
     }
 
-    fn fail(&mut self, f: Failure<J>) {
-        self.finish(Finish::Resolve(Verdict::Error(f)));
+    fn fail(&mut self, f: TaskError<J>) {
+        self.finish(End::Outcome(Outcome::Error(f)));
     }
 
     /// Ends the wait: everything in flight is stopped, then the outcome goes out.
-    fn finish(&mut self, finish: Finish<J>) {
+    fn finish(&mut self, finish: End<J>) {
         if self.stop_everything() {
-            self.out.push_back(Action::Finish(finish));
+            self.out.push_back(Action::End(finish));
         }
     }
 
@@ -719,7 +721,7 @@ fn desk<J: Json>(slot: &mut Option<Box<InputDesk<J>>>, mode: InputMode, chunk: R
     slot.get_or_insert_with(|| Box::new(InputDesk::new(mode, chunk)))
 }
 
-/// A seed status that names a payload it does not carry (`input_required` without `inputRequests`,
+/// A task reference status that names a payload it does not carry (`input_required` without `inputRequests`,
 /// `completed` without `result`, `failed` without `error`): it is read at once.
 fn lacks_payload<V>(view: &TaskView<V>) -> bool {
     match view.state {
@@ -760,7 +762,7 @@ impl<J: Json> Machine<J> for Wait<J> {
                 let answered = self.desk.as_mut().map_or(Ok(()), |d| d.answer(ask, &value, &status));
                 match answered {
                     Err(Stop::Fail(f)) => self.fail(f),
-                    Err(Stop::Return) => self.finish(Finish::Resolve(Verdict::InputRequired(status))),
+                    Err(Stop::Return) => self.finish(End::Outcome(Outcome::InputRequired(status))),
                     Ok(()) => self.send_ready(now),
                 }
             }
@@ -770,12 +772,12 @@ impl<J: Json> Machine<J> for Wait<J> {
                 self.stop_everything();
                 if self.opts.cancel_on_abort && scope != AbortScope::Stop {
                     let call = Call::CancelTask { task_id: self.task_id.clone() };
-                    let timeout_ms = self.opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
+                    let timeout_ms = self.opts.limits.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
                     self.out.push_back(Action::SendDetached { call, timeout_ms });
                 }
-                self.out.push_back(Action::Finish(Finish::Reject(reason)));
+                self.out.push_back(Action::End(End::Rejection(reason)));
             }
-            Event::Throw { error } => self.finish(Finish::Reject(error)),
+            Event::Throw { error } => self.finish(End::Rejection(error)),
         }
         self.advance(now);
     }
@@ -808,11 +810,11 @@ impl<J: Json> Machine<J> for Wait<J> {
     }
 }
 
-/// Reads the seed a caller hands to `awaitTask`: a task id string or a status object.
-pub fn read_seed<J: Json>(value: J) -> Result<Seed<J>, String> {
+/// Reads the task reference a caller hands to `awaitTask`: a task id string or a status object.
+pub fn read_task_ref<J: Json>(value: J) -> Result<TaskRef<J>, String> {
     match value.kind() {
-        Kind::String => Ok(Seed::TaskId(value.as_str().unwrap_or_default())),
-        Kind::Object => Ok(Seed::Status(value)),
+        Kind::String => Ok(TaskRef::TaskId(value.as_str().unwrap_or_default())),
+        Kind::Object => Ok(TaskRef::Status(value)),
         _ => Err("expected a task id string or a task status object".to_owned()),
     }
 }

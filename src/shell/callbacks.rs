@@ -1,7 +1,7 @@
 //! The callback types the shell calls: what a handler is told ([`AskContext`]) and answers ([`Reply`]),
 //! the input handlers ([`HandlerFn`], [`Handlers`]), the input function ([`InputFn`]) and `onStatus`
 //! ([`StatusFn`]). The Rust API makes them from typed closures (`crate::api`'s handlers); the JS face from
-//! JS functions ([`super::hooks`]).
+//! JS functions ([`super::callbacks`]).
 
 use crate::proto::input::InputKind;
 use std::future::Future;
@@ -123,7 +123,7 @@ impl Handlers {
 
 /// The callbacks of one part of a call (`callAndAwait` has two: the call's, then the wait's).
 #[derive(Clone, Default)]
-pub struct Hooks {
+pub struct Callbacks {
     /// `onStatus`.
     pub on_status: Option<StatusFn>,
     /// The input handlers.

@@ -1,6 +1,6 @@
-//! A mistake in a call's arguments, found before anything is sent: both APIs reject with the
-//! `TypeError` "function: message" ([`Mistake::rejection`]). A mistake is made by the kind it is
-//! ([`Mistake::rule`], [`Mistake::field`], [`Mistake::empty`], [`Mistake::task`]), each kind with one
+//! An invalid argument of a call, found before anything is sent: both APIs reject with the
+//! `TypeError` "function: message" ([`InvalidArgument::rejection`]). An invalid argument is made by the kind it is
+//! ([`InvalidArgument::rule`], [`InvalidArgument::field`], [`InvalidArgument::empty`], [`InvalidArgument::task`]), each kind with one
 //! way to say it, assembled without `core::fmt`; it carries its message (a static one is not
 //! copied). (An enum of the kinds, measured: +0.5 KB gzip, its values three times the size to move
 //! through every reader's `Result`.)
@@ -8,13 +8,13 @@
 use super::end::Rejection;
 use std::borrow::Cow;
 
-/// A mistake in a call's arguments, with its message.
+/// An invalid argument of a call, with its message.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mistake(Cow<'static, str>);
+pub struct InvalidArgument(Cow<'static, str>);
 
-impl Mistake {
+impl InvalidArgument {
     /// `updateTask`'s responses that are not a map (the same message in both APIs).
-    pub const RESPONSES: Mistake = Mistake::rule("responses must be an object (key → response)");
+    pub const RESPONSES: InvalidArgument = InvalidArgument::rule("responses must be an object (key → response)");
 
     /// A rule broken, in its one message (e.g. "options must be an object").
     pub const fn rule(message: &'static str) -> Self {
@@ -45,6 +45,6 @@ impl Mistake {
     /// The rejection "`what`: message" (`what`: the JS function's name): JS rejects with it as a
     /// `TypeError`, Rust as `Error::InvalidArgument`.
     pub fn rejection(&self, what: &str) -> Rejection {
-        Rejection::Invalid([what, ": ", &self.0].concat())
+        Rejection::InvalidArgument([what, ": ", &self.0].concat())
     }
 }

@@ -7,7 +7,7 @@
 use super::interop::from_js::client::{js_handlers, read_millis};
 use super::interop::from_js::{as_function, entries, field, is_plain_object};
 use super::interop::to_js::{js_string, request_options};
-use super::invalid::Mistake;
+use super::invalid::InvalidArgument;
 use super::reply::called;
 use crate::shell::callbacks::{Handlers, Reply};
 use crate::shell::client::{Client, RequestOptions};
@@ -44,14 +44,14 @@ pub struct JsBacked<K = ()> {
 
 impl JsBacked {
     /// Reads a duck-typed client: any object with a `request` function (and optionally `listen`).
-    /// `Err`: the mistake (the `TypeError` to reject with).
-    pub(crate) fn read(object: &JsValue) -> Result<Self, Mistake> {
+    /// `Err`: the invalid argument (the `TypeError` to reject with).
+    pub(crate) fn read(object: &JsValue) -> Result<Self, InvalidArgument> {
         if !object.is_object() {
-            return Err(Mistake::rule("the client must be an object with a request function"));
+            return Err(InvalidArgument::rule("the client must be an object with a request function"));
         }
-        let function = |key| Mistake::field(key, "must be a function");
+        let function = |key| InvalidArgument::field(key, "must be a function");
         let request = match field(object, "request") {
-            None => return Err(Mistake::rule("the client has no request function")),
+            None => return Err(InvalidArgument::rule("the client has no request function")),
             Some(f) => as_function(&f).ok_or(function("request"))?,
         };
         let listen = match field(object, "listen") {
@@ -61,10 +61,10 @@ impl JsBacked {
         let capabilities = field(object, "clientCapabilities");
         if let Some(c) = &capabilities {
             if !c.is_object() {
-                return Err(Mistake::field("client.clientCapabilities", "must be an object"));
+                return Err(InvalidArgument::field("client.clientCapabilities", "must be an object"));
             }
             if !is_plain_object(c) || entries(c).is_none() {
-                return Err(Mistake::field("client.clientCapabilities", "cannot be read"));
+                return Err(InvalidArgument::field("client.clientCapabilities", "cannot be read"));
             }
         }
         let timeout = read_millis(object, "requestTimeoutMs")?;

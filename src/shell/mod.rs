@@ -49,12 +49,12 @@ pub use options::{AwaitOptions, CallOptions, Input, StepOptions, NO_DEADLINE};
 pub use store::JournalStore;
 
 // How a call ends: the engine's outcome (its error, cause and kind), another waiter's, or a rejection.
-pub(crate) use crate::engine::{Failure, FailureCause, Verdict};
+pub(crate) use crate::engine::{Cause as EngineCause, Outcome as EngineOutcome, TaskError as EngineTaskError};
 #[cfg(feature = "js")]
-pub(crate) use end::{settle, Settling};
-pub(crate) use end::{Driving, Ended, Rejection};
+pub(crate) use end::{js_call, JsCallFuture};
+pub(crate) use end::{CallFuture, Outcome, Rejection};
 #[cfg(feature = "js")]
-pub(crate) use invalid::Mistake;
+pub(crate) use invalid::InvalidArgument;
 #[cfg(feature = "journal")]
 pub(crate) use journal::Each;
 

@@ -4,13 +4,13 @@
 //! both faces read their arguments by. `Err`: the rejection of an invalid argument, named after the JS
 //! function, before anything is sent.
 
-use super::end::{Driving, Rejection};
+use super::end::{CallFuture, Rejection};
 use super::interop::from_js::is_plain_object;
-use super::invalid::Mistake;
+use super::invalid::InvalidArgument;
 #[cfg(feature = "journal")]
 use super::journal::{self, Journal};
 use super::start;
-use crate::engine::wait::{read_seed, Seed};
+use crate::engine::wait::{read_task_ref, TaskRef};
 use crate::shell::client::Client;
 use crate::shell::options::StepOptions;
 use crate::shell::options::{AwaitOptions, CallOptions};
@@ -33,7 +33,7 @@ pub fn call_tool(
     name: &str,
     args: Option<JsValue>,
     options: CallOptions,
-) -> Result<Driving, Rejection> {
+) -> Result<CallFuture, Rejection> {
     #[cfg(feature = "journal")]
     if let Some(j) = journal_of("callTool", client.as_ref(), options.journal.clone())? {
         return Ok(journal::call_tool(client, j, name, args, options));
@@ -42,12 +42,16 @@ pub fn call_tool(
 }
 
 /// Waits for a task to finish (`awaitTask`), journaled with `options.journal`.
-pub fn await_task(client: Rc<dyn Client>, seed: Seed<JsValue>, options: AwaitOptions) -> Result<Driving, Rejection> {
+pub fn await_task(
+    client: Rc<dyn Client>,
+    task: TaskRef<JsValue>,
+    options: AwaitOptions,
+) -> Result<CallFuture, Rejection> {
     #[cfg(feature = "journal")]
     if let Some(j) = journal_of("awaitTask", client.as_ref(), options.journal.clone())? {
-        return journal::await_task(client, j, seed, options).map_err(|m| m.rejection("awaitTask"));
+        return journal::await_task(client, j, task, options).map_err(|m| m.rejection("awaitTask"));
     }
-    start::await_task(client, seed, options, None).map_err(|m| m.rejection("awaitTask"))
+    start::await_task(client, task, options, None).map_err(|m| m.rejection("awaitTask"))
 }
 
 /// `callTool`, then `awaitTask` on a created task (`callAndAwait`), journaled with `wait.journal`,
@@ -58,7 +62,7 @@ pub fn call_and_await(
     args: Option<JsValue>,
     call: CallOptions,
     wait: AwaitOptions,
-) -> Result<Driving, Rejection> {
+) -> Result<CallFuture, Rejection> {
     #[cfg(feature = "journal")]
     {
         let store = wait.journal.clone().or_else(|| call.journal.clone());
@@ -70,33 +74,33 @@ pub fn call_and_await(
 }
 
 /// Reads a task's status once (`getTask`: `tasks/get`, re-issued on a transient failure).
-pub fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Driving {
+pub fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     start::get_task(client, task_id, options)
 }
 
 /// Answers input requests by hand (`updateTask`: `tasks/update` with `responses`, checked to be a map
 /// by both faces: [`responses`]).
-pub fn update_task(client: Rc<dyn Client>, task_id: &str, responses: JsValue, options: StepOptions) -> Driving {
+pub fn update_task(client: Rc<dyn Client>, task_id: &str, responses: JsValue, options: StepOptions) -> CallFuture {
     start::update_task(client, task_id, responses, options)
 }
 
 /// Asks the server to cancel a task (`cancelTask`: `tasks/cancel`).
-pub fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Driving {
+pub fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     start::cancel_task(client, task_id, options)
 }
 
-/// `updateTask`'s responses as both faces take them: a map (key → response). `Err`: the mistake.
-pub fn responses(v: JsValue) -> Result<JsValue, Mistake> {
+/// `updateTask`'s responses as both faces take them: a map (key → response). `Err`: the invalid argument.
+pub fn responses(v: JsValue) -> Result<JsValue, InvalidArgument> {
     if is_plain_object(&v) {
         Ok(v)
     } else {
-        Err(Mistake::RESPONSES)
+        Err(InvalidArgument::RESPONSES)
     }
 }
 
-/// The task `awaitTask` waits for, read from its JS value (a task id or a status). `Err`: the mistake.
-pub fn task_ref(v: JsValue) -> Result<Seed<JsValue>, Mistake> {
-    read_seed(v).map_err(Mistake::task)
+/// The task `awaitTask` waits for, read from its JS value (a task id or a status). `Err`: the invalid argument.
+pub fn task_ref(v: JsValue) -> Result<TaskRef<JsValue>, InvalidArgument> {
+    read_task_ref(v).map_err(InvalidArgument::task)
 }
 
 /// The tasks a journal's `store` holds that can be resumed (`pendingTasks`; with `server`, that

@@ -4,25 +4,18 @@
 //! bound at all".
 
 use super::callbacks::{Handlers, InputFn, StatusFn};
-use super::invalid::Mistake;
+use super::invalid::InvalidArgument;
 use super::millis::millis;
 #[cfg(feature = "journal")]
 use super::store::JournalStore;
 use crate::engine::settings::{
-    Bounds, InputMode, ReadChunk, Retry, WaitSettings, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
+    InputMode, ReadChunk, Retry, TimeLimits, WaitSettings, DEFAULT_LISTEN_CHECK_MS, DEFAULT_MAX_POLL_INTERVAL_MS,
     DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,
 };
 use std::time::Duration;
 use wasm_bindgen::JsValue;
 
-/// "No bound at all" (JS: `Infinity`), for `timeout` and `request_timeout` — the one spelling of "no
-/// deadline" (`None` means "the default").
-///
-/// ```no_run
-/// use mcp_tasks_wasm::{AwaitOptions, NO_DEADLINE};
-/// let forever = AwaitOptions { timeout: Some(NO_DEADLINE), ..AwaitOptions::default() };
-/// ```
-pub const NO_DEADLINE: Duration = crate::shell::millis::NO_BOUND;
+pub use super::millis::NO_DEADLINE;
 
 /// Where answers to input requests come from.
 ///
@@ -159,9 +152,13 @@ fn millis_or(d: Option<Duration>, default: u64) -> u64 {
 }
 
 /// The engine's time bounds: the call's timeout, and each request's (`client` is the client's own).
-pub fn bounds(timeout: Option<Duration>, request_timeout: Option<Duration>, client: Option<Duration>) -> Bounds {
-    Bounds {
-        timeout_ms: timeout.map_or(Some(DEFAULT_TIMEOUT_MS), millis),
+pub fn time_limits(
+    timeout: Option<Duration>,
+    request_timeout: Option<Duration>,
+    client: Option<Duration>,
+) -> TimeLimits {
+    TimeLimits {
+        deadline_ms: timeout.map_or(Some(DEFAULT_TIMEOUT_MS), millis),
         request_timeout_ms: request_timeout.or(client).and_then(millis),
     }
 }
@@ -210,10 +207,10 @@ impl AwaitOptions {
         &self,
         handlers: &Handlers,
         client_timeout: Option<Duration>,
-    ) -> Result<WaitSettings, Mistake> {
+    ) -> Result<WaitSettings, InvalidArgument> {
         let max_poll = millis_or(self.max_poll_interval, DEFAULT_MAX_POLL_INTERVAL_MS);
         let opts = WaitSettings {
-            bounds: bounds(self.timeout, self.request_timeout, client_timeout),
+            limits: time_limits(self.timeout, self.request_timeout, client_timeout),
             poll_interval_ms: millis_or(self.poll_interval, DEFAULT_POLL_INTERVAL_MS),
             // The floor's default never exceeds a ceiling set lower.
             min_poll_interval_ms: millis_or(self.min_poll_interval, DEFAULT_MIN_POLL_INTERVAL_MS.min(max_poll)),
@@ -226,20 +223,20 @@ impl AwaitOptions {
             read_chunk: ReadChunk::default(),
         };
         if opts.min_poll_interval_ms > opts.max_poll_interval_ms {
-            return Err(Mistake::rule("minPollIntervalMs must not exceed maxPollIntervalMs"));
+            return Err(InvalidArgument::rule("minPollIntervalMs must not exceed maxPollIntervalMs"));
         }
         Ok(opts)
     }
 }
 
 /// The tool's arguments as both APIs take them: none (`undefined` or `null`; in Rust `()` or `None`), or
-/// an object that is not an array (MCP's `arguments` is a map). `Err`: the mistake (one message).
-pub fn tool_args(v: JsValue) -> Result<Option<JsValue>, Mistake> {
+/// an object that is not an array (MCP's `arguments` is a map). `Err`: the invalid argument (one message).
+pub fn tool_args(v: JsValue) -> Result<Option<JsValue>, InvalidArgument> {
     if v.is_undefined() || v.is_null() {
         Ok(None)
     } else if super::interop::from_js::is_plain_object(&v) {
         Ok(Some(v))
     } else {
-        Err(Mistake::rule("args must be an object (not an array)"))
+        Err(InvalidArgument::rule("args must be an object (not an array)"))
     }
 }

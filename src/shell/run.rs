@@ -11,9 +11,9 @@
 //! Dropping the future (a Rust caller that stops awaiting) ends the run on the spot: every request and
 //! handler call in flight is aborted, the stream closed, the signals unwatched — nothing more is sent.
 
-use super::callbacks::Hooks;
+use super::callbacks::Callbacks;
 use super::clock::{millis, now};
-use super::end::{Driving, Ended, Rejection, Settled};
+use super::end::{CallFuture, End, Outcome, Rejection};
 use super::inbox::Inbox;
 use super::interop::from_js::entries;
 use super::interop::to_js::js_string;
@@ -21,7 +21,7 @@ use super::live::{Counted, Counter};
 use super::signals::{is_aborted, reason_of, subscribe, Subscription};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
-use crate::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
+use crate::engine::{AbortScope, Action, AskId, End as EngineEnd, Event, Machine, ReqId, StreamEvent};
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::proto::rpc::{read_rejection, RequestEnd};
 use crate::shell::callbacks::Reply;
@@ -64,9 +64,9 @@ pub struct Spec {
     /// declaration of a client without capabilities, one frozen object shared by every call.
     pub capabilities: Option<JsValue>,
     /// The callbacks of its first part.
-    pub hooks: Hooks,
+    pub callbacks: Callbacks,
     /// The callbacks of its second part (`callAndAwait`'s wait), taken at `Action::NextPart`.
-    pub next_hooks: Option<Hooks>,
+    pub next_callbacks: Option<Callbacks>,
     /// The caller's signals, with the part each governs.
     pub signals: Vec<(JsValue, AbortScope)>,
     /// Dropped before its end, the run sends a best-effort `tasks/cancel` bounded by this many ms for
@@ -81,11 +81,11 @@ struct DropCancel {
     task_id: Option<String>,
 }
 
-/// `hooks` boxed, or `None` when there is no callback in them at all.
-fn boxed(hooks: Hooks) -> Option<Box<Hooks>> {
-    let h = &hooks.handlers;
-    let none = [&h.form, &h.url, &h.sampling, &h.roots, &hooks.input_fn].iter().all(|f| f.is_none());
-    (!none || hooks.on_status.is_some()).then(|| Box::new(hooks))
+/// `callbacks` boxed, or `None` when there is no callback in them at all.
+fn boxed(callbacks: Callbacks) -> Option<Box<Callbacks>> {
+    let h = &callbacks.handlers;
+    let none = [&h.form, &h.url, &h.sampling, &h.roots, &callbacks.input_fn].iter().all(|f| f.is_none());
+    (!none || callbacks.on_status.is_some()).then(|| Box::new(callbacks))
 }
 
 /// A request or handler call in flight.
@@ -118,9 +118,9 @@ struct Run {
     client: Rc<dyn Client>,
     capabilities: Option<JsValue>,
     /// The callbacks of the part running (`None`: it has none, as most runs: memory per wait).
-    hooks: Option<Box<Hooks>>,
+    callbacks: Option<Box<Callbacks>>,
     /// `callAndAwait`'s wait callbacks until its wait starts (`Some(None)`: the wait has none).
-    next_hooks: Option<Option<Box<Hooks>>>,
+    next_callbacks: Option<Option<Box<Callbacks>>>,
     inbox: Rc<Inbox>,
     in_flight: Vec<InFlight>,
     /// The listen stream (boxed: most runs poll).
@@ -144,7 +144,7 @@ struct Run {
 /// application callback threw). A signal already aborted (but the wait's own part's, or a cancel) rejects at once,
 /// before anything is sent. One boxed future for every kind of call: the callers' futures stay small
 /// (one copy of the driver's state machine in the module).
-pub fn drive(spec: Spec) -> Driving {
+pub fn start_run(spec: Spec) -> CallFuture {
     let ends_now = |scope: &AbortScope| !matches!(scope, AbortScope::Wait | AbortScope::Cancel);
     if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| ends_now(scope) && is_aborted(s)) {
         let reason = reason_of(signal);
@@ -156,8 +156,8 @@ pub fn drive(spec: Spec) -> Driving {
         machine: spec.machine,
         client: spec.client,
         capabilities: spec.capabilities,
-        hooks: boxed(spec.hooks),
-        next_hooks: spec.next_hooks.map(boxed),
+        callbacks: boxed(spec.callbacks),
+        next_callbacks: spec.next_callbacks.map(boxed),
         inbox,
         in_flight: Vec::new(),
         stream: None,
@@ -187,7 +187,7 @@ pub fn drive(spec: Spec) -> Driving {
 }
 
 impl Future for Run {
-    type Output = Settled;
+    type Output = End;
 
     /// Moves the machine event by event until it finishes, pausing whenever the module's slice of the
     /// event loop is spent (its work counted in `super::slice`).
@@ -196,7 +196,7 @@ impl Future for Run {
             return Poll::Pending;
         }
         let since = slice::precise_now();
-        let polled = self.get_mut().step(cx, since);
+        let polled = self.get_mut().advance(cx, since);
         slice::spend(slice::precise_now() - since);
         polled
     }
@@ -204,7 +204,7 @@ impl Future for Run {
 
 impl Run {
     /// The body of `poll` (`since`: when this poll began).
-    fn step(&mut self, cx: &mut Context<'_>, since: f64) -> Poll<Settled> {
+    fn advance(&mut self, cx: &mut Context<'_>, since: f64) -> Poll<End> {
         // The clock is read once per event: for the slice and as the time the machine is handed (the
         // first read is the poll's own).
         let mut read = Some(since);
@@ -238,17 +238,17 @@ impl Run {
 
     /// Carries out the actions the machine decided, in order; the call's end once it finished. Stops
     /// (the rest stays queued in the machine) when the slice is spent: the run pauses.
-    fn perform_all(&mut self, since: f64) -> Option<Settled> {
+    fn perform_all(&mut self, since: f64) -> Option<End> {
         while self.paused.is_none() {
             let action = self.machine.next_action()?;
-            self.ended |= matches!(action, Action::Finish(_));
+            self.ended |= matches!(action, Action::End(_));
             match action {
-                Action::Finish(Finish::Resolve(o)) => {
-                    return Some(self.thrown.take().map_or(Ok(Ended::Verdict(o)), |e| Err(Rejection::Thrown(e))))
+                Action::End(EngineEnd::Outcome(o)) => {
+                    return Some(self.thrown.take().map_or(Ok(Outcome::Engine(o)), |e| Err(Rejection::Thrown(e))))
                 }
                 // A machine rejects only on an abort or a throw, and a throw ends it at once: what it
                 // rejects with after a throw was delivered is what the callback threw.
-                Action::Finish(Finish::Reject(v)) => {
+                Action::End(EngineEnd::Rejection(v)) => {
                     return Some(Err(if self.threw { Rejection::Thrown(v) } else { Rejection::Aborted(v) }))
                 }
                 action => self.perform(action),
@@ -282,7 +282,7 @@ impl Run {
                 if let Some(d) = self.drop_cancel.as_mut() {
                     d.task_id = crate::json::Json::get_str(&status, "taskId");
                 }
-                if let Some(f) = self.hooks.as_ref().and_then(|h| h.on_status.clone()) {
+                if let Some(f) = self.callbacks.as_ref().and_then(|h| h.on_status.clone()) {
                     if let Err(e) = f(&status) {
                         self.thrown.get_or_insert_with(|| e.clone());
                         self.inbox.push(Event::Throw { error: e });
@@ -290,11 +290,11 @@ impl Run {
                 }
             }
             Action::Ask { ask, kind, key, params, status } => {
-                let f = self.hooks.as_ref().and_then(|h| h.handlers.get(kind).cloned());
+                let f = self.callbacks.as_ref().and_then(|h| h.handlers.get(kind).cloned());
                 self.ask(ask, f, Some(key), params, status);
             }
             Action::AskAll { ask, status } => {
-                let f = self.hooks.as_ref().and_then(|h| h.input_fn.clone());
+                let f = self.callbacks.as_ref().and_then(|h| h.input_fn.clone());
                 self.ask(ask, f, None, status.clone(), status);
             }
             Action::OpenStream { call } => self.open_stream(&call),
@@ -304,19 +304,19 @@ impl Run {
                 }
             }
             Action::NextPart => {
-                if let Some(h) = self.next_hooks.take() {
-                    self.hooks = h;
+                if let Some(h) = self.next_callbacks.take() {
+                    self.callbacks = h;
                 }
             }
             // More of the machine's work follows: `perform_all` may pause first.
             Action::Continue => {}
             // Taken by `perform_all`.
-            Action::Finish(_) => {}
+            Action::End(_) => {}
         }
     }
 
     /// Calls `f` (a handler, with the request's `key`, or the input function) with its own abort
-    /// signal; without it (the handler is gone: another part's hooks), an invalid answer.
+    /// signal; without it (the handler is gone: another part's callbacks), an invalid answer.
     fn ask(&mut self, ask: AskId, f: Option<HandlerFn>, key: Option<String>, params: JsValue, status: JsValue) {
         let Some(f) = f else { return self.inbox.push(Event::Answer { ask, value: JsValue::UNDEFINED }) };
         let controller = web_sys::AbortController::new().ok();
@@ -453,7 +453,7 @@ impl Run {
             Err(e) => return Some(self.stream_failed(e)),
         };
         if done {
-            // Ended: nothing more comes (the stream stays counted until the machine closes it).
+            // The stream ended: nothing more comes (the stream stays counted until the machine closes it).
             return Some(Event::Stream(StreamEvent::End));
         }
         let value = match Reflect::get(&step, &js_string("value")) {

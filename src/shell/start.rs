@@ -2,17 +2,17 @@
 //! and returns the future that drives it against a [`Client`] to its end ([`super::calls`] chooses
 //! between these and the task journal's calls, for both APIs).
 
-use super::callbacks::Hooks;
+use super::callbacks::Callbacks;
 use super::clock::now;
-use super::end::Driving;
-use super::invalid::Mistake;
-use super::options::{bounds, input_mode, retry};
-use super::run::{drive, Spec};
+use super::end::CallFuture;
+use super::invalid::InvalidArgument;
+use super::options::{input_mode, retry, time_limits};
+use super::run::{start_run, Spec};
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallSettings, CallTool};
 use crate::engine::settings::{ReadChunk, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
 use crate::engine::step::Step;
-use crate::engine::wait::{Seed, Wait};
+use crate::engine::wait::{TaskRef, Wait};
 use crate::engine::{AbortScope, Machine};
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::shell::callbacks::Handlers;
@@ -28,13 +28,13 @@ fn declared(client: &dyn Client) -> Option<JsValue> {
 }
 
 /// The callbacks of a part with input: the options' handlers (else the client's) and input function.
-fn input_hooks(client: &dyn Client, input: &Input, handlers: Option<Handlers>) -> Hooks {
+fn input_callbacks(client: &dyn Client, input: &Input, handlers: Option<Handlers>) -> Callbacks {
     let handlers = handlers.unwrap_or_else(|| client.input_handlers());
     let input_fn = match input {
         Input::Function(f) => Some(f.clone()),
         _ => None,
     };
-    Hooks { on_status: None, handlers, input_fn }
+    Callbacks { on_status: None, handlers, input_fn }
 }
 
 fn signal_value(signal: &Option<web_sys::AbortSignal>) -> Option<JsValue> {
@@ -42,24 +42,24 @@ fn signal_value(signal: &Option<web_sys::AbortSignal>) -> Option<JsValue> {
 }
 
 /// The engine options and callbacks of a `tools/call`.
-fn call_part(client: &dyn Client, o: CallOptions) -> (CallSettings<JsValue>, Hooks) {
-    let hooks = input_hooks(client, &o.input, o.input_handlers);
+fn call_part(client: &dyn Client, o: CallOptions) -> (CallSettings<JsValue>, Callbacks) {
+    let callbacks = input_callbacks(client, &o.input, o.input_handlers);
     let opts = CallSettings {
-        bounds: bounds(o.timeout, o.request_timeout, client.request_timeout()),
-        input: input_mode(&o.input, &hooks.handlers),
+        limits: time_limits(o.timeout, o.request_timeout, client.request_timeout()),
+        input: input_mode(&o.input, &callbacks.handlers),
         input_responses: o.input_responses,
         request_state: o.request_state,
         read_chunk: ReadChunk::default(),
     };
-    (opts, hooks)
+    (opts, callbacks)
 }
 
 /// The engine options and callbacks of a wait; `Err` when the floor is above the ceiling.
-fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitSettings, Hooks), Mistake> {
-    let mut hooks = input_hooks(client, &o.input, o.input_handlers.clone());
-    hooks.on_status = o.on_status.clone();
-    let opts = o.engine(&hooks.handlers, client.request_timeout())?;
-    Ok((opts, hooks))
+fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitSettings, Callbacks), InvalidArgument> {
+    let mut callbacks = input_callbacks(client, &o.input, o.input_handlers.clone());
+    callbacks.on_status = o.on_status.clone();
+    let opts = o.engine(&callbacks.handlers, client.request_timeout())?;
+    Ok((opts, callbacks))
 }
 
 /// The caller's signal as the run watches it, and `stop` (see [`Stop`]).
@@ -88,22 +88,22 @@ fn with_stop(signals: &mut Vec<(JsValue, AbortScope)>, stop: Stop) {
 }
 
 /// Drives `machine` with `client`'s declaration.
-fn run(
+fn run_machine(
     client: Rc<dyn Client>,
     machine: Box<dyn Machine<JsValue>>,
-    hooks: Hooks,
-    next_hooks: Option<Hooks>,
+    callbacks: Callbacks,
+    next_callbacks: Option<Callbacks>,
     signals: Vec<(JsValue, AbortScope)>,
     cancel_on_drop: Option<u64>,
-) -> Driving {
+) -> CallFuture {
     let capabilities = declared(client.as_ref());
-    drive(Spec { machine, client, capabilities, hooks, next_hooks, signals, cancel_on_drop })
+    start_run(Spec { machine, client, capabilities, callbacks, next_callbacks, signals, cancel_on_drop })
 }
 
 /// The bound of the `tasks/cancel` a wait with `cancel_on_drop` sends when dropped: its request
 /// timeout, else the detached cancel's default; `None` without `cancel_on_drop`.
 fn drop_cancel(settings: &WaitSettings, o: &AwaitOptions) -> Option<u64> {
-    o.cancel_on_drop.then(|| settings.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS))
+    o.cancel_on_drop.then(|| settings.limits.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS))
 }
 
 /// Sends a task-augmented `tools/call`: `Task`, `Result`, `InputRequired` (MRTR) or `Error`.
@@ -113,34 +113,38 @@ pub fn call_tool(
     args: Option<JsValue>,
     options: CallOptions,
     stop: Stop,
-) -> Driving {
+) -> CallFuture {
     let signals = one_signal(&options.signal, stop);
-    let (opts, hooks) = call_part(client.as_ref(), options);
+    let (opts, callbacks) = call_part(client.as_ref(), options);
     let machine = CallTool::new(name.to_owned(), args, opts, now());
-    run(client, Box::new(machine), hooks, None, signals, None)
+    run_machine(client, Box::new(machine), callbacks, None, signals, None)
 }
 
-/// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err`: the seed or
+/// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err`: the task reference or
 /// the options are wrong (nothing was sent).
 pub fn await_task(
     client: Rc<dyn Client>,
-    seed: Seed<JsValue>,
+    task: TaskRef<JsValue>,
     options: AwaitOptions,
     stop: Stop,
-) -> Result<Driving, Mistake> {
-    let (opts, hooks) = wait_part(client.as_ref(), &options)?;
+) -> Result<CallFuture, InvalidArgument> {
+    let (opts, callbacks) = wait_part(client.as_ref(), &options)?;
     let cancel_on_drop = drop_cancel(&opts, &options);
-    let machine = Wait::resume(seed, opts, &options.answered, now()).map_err(Mistake::task)?;
+    let machine = Wait::resume(task, opts, &options.answered, now()).map_err(InvalidArgument::task)?;
     let mut signals = one_signal(&options.signal, stop);
     with_cancel(&mut signals, &options);
-    Ok(run(client, Box::new(machine), hooks, None, signals, cancel_on_drop))
+    Ok(run_machine(client, Box::new(machine), callbacks, None, signals, cancel_on_drop))
 }
 
-/// What [`await_task`] would reject `seed` and `options` with (nothing is sent, no time is taken).
+/// What [`await_task`] would reject `task` and `options` with (nothing is sent, no time is taken).
 #[cfg(feature = "journal")]
-pub(super) fn check_await(client: &dyn Client, seed: &Seed<JsValue>, options: &AwaitOptions) -> Result<(), Mistake> {
+pub(super) fn check_await(
+    client: &dyn Client,
+    task: &TaskRef<JsValue>,
+    options: &AwaitOptions,
+) -> Result<(), InvalidArgument> {
     let (opts, _) = wait_part(client, options)?;
-    Wait::resume(seed.clone(), opts, &options.answered, now()).map(drop).map_err(Mistake::task)
+    Wait::resume(task.clone(), opts, &options.answered, now()).map(drop).map_err(InvalidArgument::task)
 }
 
 /// `call_tool`, then `await_task` on a created task. `Err`: the wait's options are wrong
@@ -153,8 +157,8 @@ pub fn call_and_await(
     call: CallOptions,
     wait: AwaitOptions,
     stop: Stop,
-) -> Result<Driving, Mistake> {
-    let (wait_opts, wait_hooks) = wait_part(client.as_ref(), &wait)?;
+) -> Result<CallFuture, InvalidArgument> {
+    let (wait_opts, wait_callbacks) = wait_part(client.as_ref(), &wait)?;
     let wait_signal = signal_value(&wait.signal);
     let mut signals = Vec::new();
     if let Some(s) = signal_value(&call.signal) {
@@ -167,29 +171,29 @@ pub fn call_and_await(
     with_cancel(&mut signals, &wait);
     let whole = wait.timeout.is_none() && call.timeout.is_some();
     let cancel_on_drop = drop_cancel(&wait_opts, &wait);
-    let (opts, hooks) = call_part(client.as_ref(), call);
+    let (opts, callbacks) = call_part(client.as_ref(), call);
     let machine = CallAndAwait::new(name.to_owned(), args, opts, wait_opts, whole, now());
-    Ok(run(client, Box::new(machine), hooks, Some(wait_hooks), signals, cancel_on_drop))
+    Ok(run_machine(client, Box::new(machine), callbacks, Some(wait_callbacks), signals, cancel_on_drop))
 }
 
 /// One request: `tasks/get` (`Status`), `tasks/update` or `tasks/cancel` (`Ack`), or `Error`.
-fn step(client: Rc<dyn Client>, call: Call<JsValue>, task_id: &str, o: StepOptions) -> Driving {
-    let b = bounds(o.timeout, o.request_timeout, client.request_timeout());
+fn step(client: Rc<dyn Client>, call: Call<JsValue>, task_id: &str, o: StepOptions) -> CallFuture {
+    let b = time_limits(o.timeout, o.request_timeout, client.request_timeout());
     let machine = Step::new(call, task_id.to_owned(), b, retry(o.retries), now());
-    run(client, Box::new(machine), Hooks::default(), None, one_signal(&o.signal, None), None)
+    run_machine(client, Box::new(machine), Callbacks::default(), None, one_signal(&o.signal, None), None)
 }
 
 /// Reads a task's status once (`tasks/get`).
-pub fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Driving {
+pub fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     step(client, Call::GetTask { task_id: task_id.to_owned() }, task_id, options)
 }
 
 /// Answers input requests by hand (`tasks/update` with `responses` as `inputResponses`).
-pub fn update_task(client: Rc<dyn Client>, task_id: &str, responses: JsValue, options: StepOptions) -> Driving {
+pub fn update_task(client: Rc<dyn Client>, task_id: &str, responses: JsValue, options: StepOptions) -> CallFuture {
     step(client, Call::UpdateTaskRaw { task_id: task_id.to_owned(), responses }, task_id, options)
 }
 
 /// Asks the server to cancel a task (`tasks/cancel`).
-pub fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> Driving {
+pub fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     step(client, Call::CancelTask { task_id: task_id.to_owned() }, task_id, options)
 }

@@ -17,11 +17,11 @@ use arbitrary::{Arbitrary, Unstructured};
 use mcp_tasks_wasm::engine::both::CallAndAwait;
 use mcp_tasks_wasm::engine::call::{CallSettings, CallTool};
 use mcp_tasks_wasm::engine::settings::{
-    Bounds, HandlerSet, InputMode, ReadChunk, Retry, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS,
+    HandlerSet, InputMode, ReadChunk, Retry, TimeLimits, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS,
 };
 use mcp_tasks_wasm::engine::step::Step;
-use mcp_tasks_wasm::engine::wait::{Seed, Wait};
-use mcp_tasks_wasm::engine::{AbortScope, Action, AskId, Event, Finish, Machine, ReqId, StreamEvent, Verdict};
+use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
+use mcp_tasks_wasm::engine::{AbortScope, Action, AskId, End, Event, Machine, Outcome, ReqId, StreamEvent};
 use mcp_tasks_wasm::proto::input::{read_input_request, InputKind};
 use mcp_tasks_wasm::proto::request::Call;
 use mcp_tasks_wasm::proto::rpc::{read_rejection, RequestEnd};
@@ -80,12 +80,12 @@ impl Scenario {
 pub enum Subject {
     /// `awaitTask` with a bare task id.
     WaitId,
-    /// `awaitTask` with a status seed (possibly broken: the machine then refuses to start).
+    /// `awaitTask` with a status task (possibly broken: the machine then refuses to start).
     WaitSeed(StatusSpec),
     /// `awaitTask` resumed with keys answered before (`Some` answer: sent once without asking).
     Resume {
-        /// The seed (`None`: the bare id).
-        seed: Option<StatusSpec>,
+        /// The task (`None`: the bare id).
+        task: Option<StatusSpec>,
         /// The keys answered before, and whether the answer is still to be sent.
         answered: Vec<(Key, bool)>,
     },
@@ -108,7 +108,7 @@ impl<'a> Arbitrary<'a> for Subject {
         Ok(match u8::arbitrary(u)? {
             0..=63 => Self::WaitId,
             64..=114 => Self::WaitSeed(StatusSpec::arbitrary(u)?),
-            115..=140 => Self::Resume { seed: Option::arbitrary(u)?, answered: Vec::arbitrary(u)? },
+            115..=140 => Self::Resume { task: Option::arbitrary(u)?, answered: Vec::arbitrary(u)? },
             141..=204 => Self::CallAndAwait,
             205..=229 => Self::CallTool,
             230..=238 => Self::GetTask,
@@ -123,7 +123,7 @@ impl<'a> Arbitrary<'a> for Subject {
 #[derive(Arbitrary, Clone, Copy, Debug, Default)]
 pub struct Opts {
     /// `timeoutMs`.
-    pub timeout: Bound,
+    pub timeout: Deadline,
     /// `requestTimeoutMs` (`None`: unset).
     #[arbitrary(with = request_bound)]
     pub request_timeout: Option<Dur>,
@@ -158,7 +158,7 @@ fn request_bound(u: &mut Unstructured<'_>) -> arbitrary::Result<Option<Dur>> {
 
 /// A whole-call bound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Bound {
+pub enum Deadline {
     /// The default (60 s).
     #[default]
     Default,
@@ -168,7 +168,7 @@ pub enum Bound {
     Ms(Dur),
 }
 
-impl<'a> Arbitrary<'a> for Bound {
+impl<'a> Arbitrary<'a> for Deadline {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
         Ok(match u8::arbitrary(u)? {
             0..=99 => Self::Default,
@@ -535,7 +535,7 @@ impl ErrSpec {
 
 /// The `error` of a failed task.
 #[derive(Arbitrary, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TaskError {
+pub enum StatusError {
     /// A JSON-RPC error.
     Rpc(ErrSpec),
     /// Something else.
@@ -575,7 +575,7 @@ pub struct StatusSpec {
     /// `result`.
     pub result: Option<Payload>,
     /// `error`.
-    pub error: Option<TaskError>,
+    pub error: Option<StatusError>,
     /// `requestState` (MRTR answers of `tools/call` only).
     pub request_state: bool,
 }
@@ -615,7 +615,7 @@ impl<'a> Arbitrary<'a> for StatusSpec {
             message: Option::arbitrary(u)?,
             requests,
             result: (state == StateSpec(140)).then_some(Payload::Object),
-            error: if state == StateSpec(180) { Some(TaskError::Rpc(ErrSpec::arbitrary(u)?)) } else { None },
+            error: if state == StateSpec(180) { Some(StatusError::Rpc(ErrSpec::arbitrary(u)?)) } else { None },
             request_state: bool::arbitrary(u)?,
         })
     }
@@ -685,8 +685,8 @@ impl StatusSpec {
         put(
             "error",
             self.error.map(|e| match e {
-                TaskError::Rpc(e) => e.json(),
-                TaskError::NotRpc => json!("it broke"),
+                StatusError::Rpc(e) => e.json(),
+                StatusError::NotRpc => json!("it broke"),
             }),
         );
         o
@@ -767,7 +767,7 @@ pub enum ReplySpec {
     /// A JSON-RPC error.
     RpcError(ErrSpec),
     /// A transport failure.
-    Failure(FailSpec),
+    Rejects(FailSpec),
     /// Never: the request stays in flight, unanswered.
     Never,
 }
@@ -776,7 +776,7 @@ impl<'a> Arbitrary<'a> for ReplySpec {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
         Ok(match u8::arbitrary(u)? {
             0..=204 => Self::Result(StatusSpec::arbitrary(u)?),
-            205..=234 => Self::Failure(FailSpec::arbitrary(u)?),
+            205..=234 => Self::Rejects(FailSpec::arbitrary(u)?),
             235..=242 => Self::RpcError(ErrSpec::arbitrary(u)?),
             _ => Self::Never,
         })
@@ -944,7 +944,7 @@ struct Req {
 
 /// How a request ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Settled {
+enum Settles {
     /// With a result.
     Result,
     /// With a JSON-RPC error.
@@ -1006,7 +1006,7 @@ pub struct Stats {
     pub next_parts: usize,
     /// The outcome tag (`"rejected"`, `"ok"`, `"error"`...), `None` when the run did not finish.
     pub outcome: Option<String>,
-    /// The seed was refused.
+    /// The task was refused.
     pub refused: bool,
 }
 
@@ -1131,11 +1131,11 @@ fn wait_options(o: &Opts) -> WaitSettings {
         std::mem::swap(&mut min, &mut max);
     }
     WaitSettings {
-        bounds: Bounds {
-            timeout_ms: match o.timeout {
-                Bound::Default => Some(60_000),
-                Bound::Unbounded => None,
-                Bound::Ms(d) => Some(d.ms()),
+        limits: TimeLimits {
+            deadline_ms: match o.timeout {
+                Deadline::Default => Some(60_000),
+                Deadline::Unbounded => None,
+                Deadline::Ms(d) => Some(d.ms()),
             },
             request_timeout_ms: o.request_timeout.map(Dur::ms),
         },
@@ -1161,7 +1161,7 @@ fn read_chunk(o: &Opts) -> ReadChunk {
     }
 }
 
-/// The status object of a seed or a created task: another task's id becomes this task's (the task
+/// The status object of a task reference or a created task: another task's id becomes this task's (the task
 /// under test is always [`TASK`]; a missing or broken id stays broken).
 fn seed_object(s: &StatusSpec) -> Map<String, Value> {
     let mut o = s.object();
@@ -1177,11 +1177,11 @@ fn earlier_answer() -> Value {
 }
 
 impl<'s> World<'s> {
-    /// Builds the machine at time 0; `None` when it refuses to start (a broken seed).
+    /// Builds the machine at time 0; `None` when it refuses to start (a broken task).
     fn new(s: &'s Scenario, rules: Rules, verbose: bool) -> Option<Self> {
         let opts = wait_options(&s.opts);
         let call_opts = || CallSettings {
-            bounds: opts.bounds,
+            limits: opts.limits,
             input: opts.input,
             read_chunk: opts.read_chunk,
             ..CallSettings::default()
@@ -1189,21 +1189,22 @@ impl<'s> World<'s> {
         let mut preanswered = Vec::new();
         let (machine, subject, phase): (Box<dyn Machine<Value>>, _, _) = match &s.subject {
             Subject::WaitId => {
-                (Box::new(Wait::new(Seed::TaskId(TASK.into()), opts, 0).ok()?), "awaitTask(id)", Phase::Wait)
+                (Box::new(Wait::new(TaskRef::TaskId(TASK.into()), opts, 0).ok()?), "awaitTask(id)", Phase::Wait)
             }
             Subject::WaitSeed(spec) => {
-                let seed = Seed::Status(Value::Object(seed_object(spec)));
-                (Box::new(Wait::new(seed, opts, 0).ok()?), "awaitTask(status)", Phase::Wait)
+                let task = TaskRef::Status(Value::Object(seed_object(spec)));
+                (Box::new(Wait::new(task, opts, 0).ok()?), "awaitTask(status)", Phase::Wait)
             }
-            Subject::Resume { seed, answered } => {
-                let seed =
-                    seed.as_ref().map_or(Seed::TaskId(TASK.into()), |s| Seed::Status(Value::Object(seed_object(s))));
+            Subject::Resume { task, answered } => {
+                let task = task
+                    .as_ref()
+                    .map_or(TaskRef::TaskId(TASK.into()), |s| TaskRef::Status(Value::Object(seed_object(s))));
                 for (k, pending) in answered.iter().take(3) {
                     if preanswered.iter().all(|(p, _): &(String, _)| p != k.name()) {
                         preanswered.push((k.name().to_owned(), pending.then(earlier_answer)));
                     }
                 }
-                (Box::new(Wait::resume(seed, opts, &preanswered, 0).ok()?), "awaitTask(resume)", Phase::Wait)
+                (Box::new(Wait::resume(task, opts, &preanswered, 0).ok()?), "awaitTask(resume)", Phase::Wait)
             }
             Subject::CallTool => {
                 let m = CallTool::new("slow".into(), Some(json!({})), call_opts(), 0);
@@ -1215,17 +1216,17 @@ impl<'s> World<'s> {
                 (Box::new(m), "callAndAwait", Phase::Call)
             }
             Subject::GetTask => {
-                let m = Step::new(Call::GetTask { task_id: TASK.into() }, TASK.into(), opts.bounds, opts.retry, 0);
+                let m = Step::new(Call::GetTask { task_id: TASK.into() }, TASK.into(), opts.limits, opts.retry, 0);
                 (Box::new(m), "getTask", Phase::Step("tasks/get"))
             }
             Subject::CancelTask => {
-                let m = Step::new(Call::CancelTask { task_id: TASK.into() }, TASK.into(), opts.bounds, opts.retry, 0);
+                let m = Step::new(Call::CancelTask { task_id: TASK.into() }, TASK.into(), opts.limits, opts.retry, 0);
                 (Box::new(m), "cancelTask", Phase::Step("tasks/cancel"))
             }
             Subject::UpdateTask => {
                 let call = Call::UpdateTaskRaw { task_id: TASK.into(), responses: json!({"a": earlier_answer()}) };
                 (
-                    Box::new(Step::new(call, TASK.into(), opts.bounds, opts.retry, 0)),
+                    Box::new(Step::new(call, TASK.into(), opts.limits, opts.retry, 0)),
                     "updateTask",
                     Phase::Step("tasks/update"),
                 )
@@ -1240,7 +1241,7 @@ impl<'s> World<'s> {
             subject,
             phase,
             opts,
-            deadline: opts.bounds.timeout_ms,
+            deadline: opts.limits.deadline_ms,
             reqs: Vec::new(),
             settled: Vec::new(),
             asks: Vec::new(),
@@ -1331,13 +1332,13 @@ impl<'s> World<'s> {
         let reply = match spec {
             ReplySpec::Result(s) => RequestEnd::Result(self.result_for(r.method, s)),
             ReplySpec::RpcError(e) => read_rejection(e.json()),
-            ReplySpec::Failure(f) => read_rejection(f.json()),
+            ReplySpec::Rejects(f) => read_rejection(f.json()),
             ReplySpec::Never => return,
         };
         let how = match reply {
-            RequestEnd::Result(_) => Settled::Result,
-            RequestEnd::RpcError(_) => Settled::RpcError,
-            RequestEnd::Transport(_) => Settled::Lost,
+            RequestEnd::Result(_) => Settles::Result,
+            RequestEnd::RpcError(_) => Settles::RpcError,
+            RequestEnd::Transport(_) => Settles::Lost,
         };
         self.settle(&r, how);
         let sum = if self.verbose { summary(&reply) } else { String::new() };
@@ -1353,8 +1354,8 @@ impl<'s> World<'s> {
     }
 
     /// The harness's bookkeeping for a request that ended.
-    fn settle(&mut self, r: &Req, how: Settled) {
-        let lost = how == Settled::Lost;
+    fn settle(&mut self, r: &Req, how: Settles) {
+        let lost = how == Settles::Lost;
         self.settled.push(r.id);
         if self.phase == Phase::Wait && r.method == "tasks/get" {
             self.poll_settled = Some(self.now);
@@ -1366,7 +1367,7 @@ impl<'s> World<'s> {
                 s.first_lost = lost;
             }
         }
-        if self.phase == Phase::Call && r.method == "tools/call" && how == Settled::Result {
+        if self.phase == Phase::Call && r.method == "tools/call" && how == Settles::Result {
             self.may_call = true;
         }
     }
@@ -1610,7 +1611,7 @@ impl<'s> World<'s> {
             self.machine.handle(self.now, e);
             while let Some(a) = self.machine.next_action() {
                 if !matches!(a, Action::SendDetached { .. }) {
-                    self.violation(&format!("action after Finish: {}", action_summary(&a)));
+                    self.violation(&format!("action after the end: {}", action_summary(&a)));
                 }
             }
             if self.machine.wake_at().is_some() {
@@ -1641,7 +1642,7 @@ impl<'s> World<'s> {
     /// Checks one action against the contract and records what it started or stopped.
     fn on_action(&mut self, a: Action<Value>) {
         if self.finished && !matches!(a, Action::SendDetached { .. }) {
-            self.violation("action after Finish (only the detached cancel may follow the outcome)");
+            self.violation("action after the end (only the detached cancel may follow the outcome)");
         }
         if matches!(self.abort, Some(Abort::Now(_))) && starts_something(&a) && !self.wait_start_grace {
             self.violation("the caller aborted, yet the machine started something new");
@@ -1685,7 +1686,7 @@ impl<'s> World<'s> {
             }
             Action::NextPart => self.on_next_part(),
             Action::Continue => {}
-            Action::Finish(f) => self.on_finish(f),
+            Action::End(f) => self.on_finish(f),
         }
     }
 
@@ -1755,7 +1756,7 @@ impl<'s> World<'s> {
     /// Each request's timeout hint is the time left or the request timeout, the shorter.
     fn check_timeout_hint(&mut self, method: &str, timeout_ms: Option<u64>) {
         let left = self.deadline.map(|d| d.saturating_sub(self.now));
-        let expected = match (left, self.opts.bounds.request_timeout_ms) {
+        let expected = match (left, self.opts.limits.request_timeout_ms) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -1872,7 +1873,7 @@ impl<'s> World<'s> {
         if !self.opts.cancel_on_abort || !aborted {
             self.violation("a detached tasks/cancel without an abort of a wait with cancelOnAbort");
         }
-        let expected = self.opts.bounds.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
+        let expected = self.opts.limits.request_timeout_ms.unwrap_or(DETACHED_CANCEL_TIMEOUT_MS);
         if timeout_ms != expected {
             self.violation(&format!("detached tasks/cancel bounded by {timeout_ms}, expected {expected}"));
         }
@@ -1883,7 +1884,7 @@ impl<'s> World<'s> {
             return self.violation(&format!("Abort for request {} that is not in flight", req.0));
         };
         let r = self.reqs.remove(at);
-        self.settle(&r, Settled::Lost);
+        self.settle(&r, Settles::Lost);
     }
 
     fn on_ask(&mut self, ask: AskId, function: bool, keys: Vec<(String, Option<InputKind>)>) {
@@ -1931,7 +1932,7 @@ impl<'s> World<'s> {
         self.phase = Phase::Wait;
         // The whole call's bound (counted from its start, at 0) stays the wait's; else the wait's own.
         if !matches!(self.scenario.subject, Subject::CallAndAwaitWhole) {
-            self.deadline = self.opts.bounds.timeout_ms.map(|t| self.now.saturating_add(t));
+            self.deadline = self.opts.limits.deadline_ms.map(|t| self.now.saturating_add(t));
         }
         self.settled.clear();
         self.stopped_asks.clear();
@@ -1944,27 +1945,27 @@ impl<'s> World<'s> {
 
     /// The outcome: exactly one, with nothing left behind, and the abort reason or exception when
     /// one ended the run.
-    fn on_finish(&mut self, f: Finish<Value>) {
+    fn on_finish(&mut self, f: End<Value>) {
         self.finished = true;
-        // Finding 1: the seed of an already-aborted wait may decide the outcome first.
+        // Finding 1: the task reference of an already-aborted wait may decide the outcome first.
         let grace = std::mem::take(&mut self.wait_start_grace);
         if !self.reqs.is_empty() || !self.asks.is_empty() || self.stream_open {
-            self.violation("Finish left requests, asks or the stream behind");
+            self.violation("the end left requests, asks or the stream behind");
         }
         let tag = match &f {
-            Finish::Resolve(Verdict::Error(e)) => {
+            End::Outcome(Outcome::Error(e)) => {
                 let cause = e.to_json().pointer("/cause/type").and_then(Value::as_str).unwrap_or("?").to_owned();
                 format!("error {cause}")
             }
-            Finish::Resolve(o) => o.to_json().get("tag").and_then(Value::as_str).unwrap_or("?").to_owned(),
-            Finish::Reject(_) => "rejected".to_owned(),
+            End::Outcome(o) => o.to_json().get("tag").and_then(Value::as_str).unwrap_or("?").to_owned(),
+            End::Rejection(_) => "rejected".to_owned(),
         };
-        if let Finish::Resolve(Verdict::Result(r)) = &f {
+        if let End::Outcome(Outcome::Result(r)) = &f {
             if !r.is_object() {
                 self.violation("resolved with a result that is not an object");
             }
         }
-        if self.cancel_asked && self.phase == Phase::Wait && matches!(f, Finish::Resolve(Verdict::InputRequired(_))) {
+        if self.cancel_asked && self.phase == Phase::Wait && matches!(f, End::Outcome(Outcome::InputRequired(_))) {
             self.violation("input_required outcome after the application asked for a cancel");
         }
         if tag == "error timeout" && self.deadline.is_none_or(|d| self.now < d) {
@@ -1975,18 +1976,18 @@ impl<'s> World<'s> {
             return;
         }
         match (&self.abort, &self.thrown, &f) {
-            (Some(Abort::Now(reason)), _, Finish::Reject(v)) if v == reason => {}
+            (Some(Abort::Now(reason)), _, End::Rejection(v)) if v == reason => {}
             (Some(Abort::Now(_)), _, _) => {
                 self.violation("aborted, but the outcome is not a rejection with the reason")
             }
-            (None | Some(Abort::AtWaitStart(_)), Some(e), Finish::Reject(v)) if v == e => {}
+            (None | Some(Abort::AtWaitStart(_)), Some(e), End::Rejection(v)) if v == e => {}
             (None | Some(Abort::AtWaitStart(_)), Some(_), _) => {
                 self.violation("a callback threw, but the outcome is not a rejection with the exception")
             }
             // The wait's own signal fired during the call: the call ends with that rejection as soon as
             // it created the task, before anything of the wait starts.
-            (Some(Abort::AtWaitStart(reason)), _, Finish::Reject(v)) if v == reason => {}
-            (_, None, Finish::Reject(_)) => self.violation("rejected without an abort or an exception"),
+            (Some(Abort::AtWaitStart(reason)), _, End::Rejection(v)) if v == reason => {}
+            (_, None, End::Rejection(_)) => self.violation("rejected without an abort or an exception"),
             _ => {}
         }
     }
@@ -2017,7 +2018,7 @@ impl<'s> World<'s> {
         }
         if let Some(d) = self.deadline {
             if self.now >= d {
-                self.violation(&format!("the deadline {d} passed without a Finish"));
+                self.violation(&format!("the deadline {d} passed without an end"));
             }
             match wake {
                 None => self.violation("no timer armed although a deadline exists"),
@@ -2168,8 +2169,8 @@ fn action_summary(a: &Action<Value>) -> String {
         Action::CloseStream => "close stream".into(),
         Action::NextPart => "next part".into(),
         Action::Continue => "continue".into(),
-        Action::Finish(Finish::Resolve(o)) => format!("finish {}", short(&o.to_json())),
-        Action::Finish(Finish::Reject(v)) => format!("finish reject {}", short(v)),
+        Action::End(End::Outcome(o)) => format!("finish {}", short(&o.to_json())),
+        Action::End(End::Rejection(v)) => format!("finish reject {}", short(v)),
     }
 }
 

@@ -2,7 +2,7 @@
 //! stream, and a trace of everything the machine did, time-stamped in simulated milliseconds.
 #![allow(dead_code)]
 
-use mcp_tasks_wasm::engine::{Action, AskId, Event, Finish, Machine, ReqId, StreamEvent};
+use mcp_tasks_wasm::engine::{Action, AskId, End, Event, Machine, ReqId, StreamEvent};
 use mcp_tasks_wasm::proto::input::InputKind;
 use mcp_tasks_wasm::proto::request::{with_tasks_extension, Call};
 use mcp_tasks_wasm::proto::rpc::{read_rejection, RequestEnd};
@@ -47,7 +47,7 @@ pub struct Sim {
     pub trace: Vec<String>,
     pub statuses: Vec<Value>,
     pub requests: Vec<(u64, String, Value)>,
-    pub finish: Option<Finish<Value>>,
+    pub finish: Option<End<Value>>,
     pub finished_at: Option<u64>,
     pub detached: Vec<(String, Value, u64)>,
     server: Server,
@@ -148,8 +148,8 @@ impl Sim {
         }
         self.drain(m);
         match &self.finish {
-            Some(Finish::Resolve(o)) => o.to_json(),
-            Some(Finish::Reject(v)) => json!({ "rejected": v }),
+            Some(End::Outcome(o)) => o.to_json(),
+            Some(End::Rejection(v)) => json!({ "rejected": v }),
             None => Value::Null,
         }
     }
@@ -268,10 +268,10 @@ impl Sim {
                 self.queue.retain(|(_, _, p)| !matches!(p, Pending::Stream(_)));
                 self.log("close stream".into());
             }
-            Action::Finish(f) => {
+            Action::End(f) => {
                 let what = match &f {
-                    Finish::Resolve(o) => format!("resolve {}", o.to_json()["tag"].as_str().unwrap_or("?")),
-                    Finish::Reject(_) => "reject".to_owned(),
+                    End::Outcome(o) => format!("resolve {}", o.to_json()["tag"].as_str().unwrap_or("?")),
+                    End::Rejection(_) => "reject".to_owned(),
                 };
                 self.log(what);
                 self.finish = Some(f);

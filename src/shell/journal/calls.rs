@@ -11,15 +11,15 @@ use super::key::key_of;
 use super::lock::{one_waiter, told, Body};
 use super::record::Record;
 use super::Journal;
-use crate::engine::wait::Seed;
+use crate::engine::wait::TaskRef;
 use crate::engine::{AbortScope, Millis};
 use crate::json::Json;
 use crate::shell::client::Client;
 use crate::shell::clock::now;
-use crate::shell::end::{Driving, Ended};
+use crate::shell::end::{CallFuture, Outcome};
 use crate::shell::inbox::Inbox;
-use crate::shell::invalid::Mistake;
-use crate::shell::options::bounds;
+use crate::shell::invalid::InvalidArgument;
+use crate::shell::options::time_limits;
 use crate::shell::options::{AwaitOptions, CallOptions, Input, NO_DEADLINE};
 use crate::shell::signals::{is_aborted, subscribe};
 use crate::shell::start::{self, check_await};
@@ -60,7 +60,7 @@ struct Limit {
 impl Limit {
     /// The limit of a call bounded by `timeout` (`None`: the default) from now and by `signal`.
     fn new(timeout: Option<Duration>, signal: Option<&web_sys::AbortSignal>) -> Self {
-        let ms = bounds(timeout, None, None).timeout_ms;
+        let ms = time_limits(timeout, None, None).deadline_ms;
         Self { deadline: ms.map(|ms| now().saturating_add(ms)), signal: signal.map(|s| s.clone().into()) }
     }
 
@@ -91,18 +91,18 @@ impl Limit {
 /// aborted or outlives the deadline, the call still settles with the task's outcome (decided before;
 /// the entry left behind is found terminal on the next resume). The lock the record kept is released
 /// at the end.
-fn settle(record: Rc<Record>, run: Driving, tell: bool, limit: Limit) -> Driving {
+fn settle(record: Rc<Record>, run: CallFuture, tell: bool, limit: Limit) -> CallFuture {
     Box::pin(async move {
         let settled = run.await;
         limit.wait(Box::pin(record.idle())).await;
         let out = match (record.failure(), settled) {
-            (Some(f), _) => Ok(Ended::Verdict(f)),
-            (None, Ok(Ended::Verdict(outcome))) => {
+            (Some(f), _) => Ok(Outcome::Engine(f)),
+            (None, Ok(Outcome::Engine(outcome))) => {
                 if let Some(removal) = record.finish(&outcome) {
                     limit.wait(Box::pin(async move { drop(removal.await) })).await;
                 }
                 told(&record.journal().server, record.task_id().filter(|_| tell), &outcome);
-                Ok(Ended::Verdict(outcome))
+                Ok(Outcome::Engine(outcome))
             }
             (None, other) => other,
         };
@@ -119,7 +119,7 @@ pub fn call_tool(
     name: &str,
     args: Option<JsValue>,
     options: CallOptions,
-) -> Driving {
+) -> CallFuture {
     let record = Record::new(journal);
     let watched = Rc::new(JournaledClient::new(client, record.clone(), Some(name.to_owned())));
     let limit = Limit::new(options.timeout, options.signal.as_ref());
@@ -130,20 +130,20 @@ pub fn call_tool(
 
 /// `start::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
 /// [`one_waiter`]): the entry is loaded (or created), its answered keys never asked again, and it is
-/// removed at a terminal outcome. `Err`: the seed or the options are wrong (nothing was sent).
+/// removed at a terminal outcome. `Err`: the task reference or the options are wrong (nothing was sent).
 pub fn await_task(
     client: Rc<dyn Client>,
     journal: Journal,
-    seed: Seed<JsValue>,
+    task: TaskRef<JsValue>,
     options: AwaitOptions,
-) -> Result<Driving, Mistake> {
-    check_await(client.as_ref(), &seed, &options)?;
-    let task_id = match &seed {
-        Seed::TaskId(id) => Some(id.clone()),
-        Seed::Status(s) => s.get_str("taskId"),
+) -> Result<CallFuture, InvalidArgument> {
+    check_await(client.as_ref(), &task, &options)?;
+    let task_id = match &task {
+        TaskRef::TaskId(id) => Some(id.clone()),
+        TaskRef::Status(s) => s.get_str("taskId"),
     }
     .filter(|id| !id.is_empty())
-    .ok_or(Mistake::rule("the task status has no taskId"))?;
+    .ok_or(InvalidArgument::rule("the task status has no taskId"))?;
     let (server, id, signal) = (journal.server.clone(), task_id.clone(), options.signal.clone());
     let body: Body = Box::new(move |after_other| {
         Box::pin(async move {
@@ -152,29 +152,29 @@ pub fn await_task(
                 // outcome is read from the server, not journaled again (no handler runs: it is over).
                 let left = journal.store.get(&key_of(&journal.server, &task_id)).await;
                 if left.as_ref().is_ok_and(JsValue::is_undefined) {
-                    let run = start::await_task(client, Seed::TaskId(task_id.clone()), options, None);
+                    let run = start::await_task(client, TaskRef::TaskId(task_id.clone()), options, None);
                     let ended = run.map_err(|m| m.rejection("awaitTask"))?.await?;
-                    if let Ended::Verdict(o) = &ended {
+                    if let Outcome::Engine(o) = &ended {
                         told(&journal.server, Some(task_id), o);
                     }
                     return Ok(ended);
                 }
             }
             let record = Record::new(journal);
-            let status = match &seed {
-                Seed::Status(s) => Some(s.clone()),
-                Seed::TaskId(_) => None,
+            let status = match &task {
+                TaskRef::Status(s) => Some(s.clone()),
+                TaskRef::TaskId(_) => None,
             };
             record.open(&task_id, None, status).await;
             if let Some(f) = record.failure() {
-                return Ok(Ended::Verdict(f));
+                return Ok(Outcome::Engine(f));
             }
             let limit = Limit::new(options.timeout, options.signal.as_ref());
             let watched = Rc::new(JournaledClient::new(client, record.clone(), None));
             let mut options = await_options(&record, options);
             options.answered = record.answered_before();
             let stop = record.stop_signal();
-            let run = start::await_task(watched, seed, options, stop.as_ref()).map_err(|m| m.rejection("awaitTask"))?;
+            let run = start::await_task(watched, task, options, stop.as_ref()).map_err(|m| m.rejection("awaitTask"))?;
             settle(record, run, true, limit).await
         })
     });
@@ -191,10 +191,10 @@ pub fn call_and_await(
     args: Option<JsValue>,
     call: CallOptions,
     wait: AwaitOptions,
-) -> Result<Driving, Mistake> {
+) -> Result<CallFuture, InvalidArgument> {
     let record = Record::new(journal);
     let signal = wait.signal.clone().or_else(|| call.signal.clone());
-    let both = [call.timeout, wait.timeout].map(|t| bounds(t, None, None).timeout_ms);
+    let both = [call.timeout, wait.timeout].map(|t| time_limits(t, None, None).deadline_ms);
     let whole = match both {
         [Some(c), Some(w)] => Duration::from_millis(c.saturating_add(w)),
         _ => NO_DEADLINE,

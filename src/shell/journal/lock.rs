@@ -9,9 +9,9 @@
 
 use super::is_terminal;
 use super::key::key_of;
-use crate::engine::{AbortScope, Event, Verdict};
+use crate::engine::{AbortScope, Event, Outcome as EngineOutcome};
 use crate::json::Json;
-use crate::shell::end::{Driving, Ended, Rejection};
+use crate::shell::end::{CallFuture, Outcome, Rejection};
 use crate::shell::inbox::Inbox;
 use crate::shell::interop::from_js::field;
 use crate::shell::signals::{is_aborted, reason_of, subscribe};
@@ -106,7 +106,7 @@ pub fn hold(server: &str, task_id: &str) -> Option<Held> {
 
 /// Tells `outcome` to the other waiters of the task `task_id` of `server` when it is terminal, as its
 /// tagged outcome object (one that cannot be cloned is not sent: the others read the task themselves).
-pub fn told(server: &str, task_id: Option<String>, outcome: &Verdict<JsValue>) {
+pub fn told(server: &str, task_id: Option<String>, outcome: &EngineOutcome<JsValue>) {
     let Some(task_id) = task_id.filter(|_| is_terminal(outcome)) else { return };
     if let Ok(bc) = web_sys::BroadcastChannel::new(&lock_name(server, &task_id)) {
         let _ = bc.post_message(&outcome.to_json());
@@ -116,13 +116,13 @@ pub fn told(server: &str, task_id: Option<String>, outcome: &Verdict<JsValue>) {
 
 /// What [`one_waiter`] runs: the wait, told whether another waiter held the task before (it tells the
 /// others its terminal outcome itself: [`told`]).
-pub type Body = Box<dyn FnOnce(bool) -> Driving>;
+pub type Body = Box<dyn FnOnce(bool) -> CallFuture>;
 
 /// Runs `body(after_other)` as the one waiter of the task across this origin: under its Web Lock.
 /// When another wait holds it, waits for that one's terminal outcome or for the lock, whichever comes
 /// first (`after_other` is then true), or for `signal`'s abort (the rejection). Without Web Locks, runs
 /// `body(false)`.
-pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> Driving {
+pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> CallFuture {
     let Some(locks) = locks() else { return body(false) };
     let name = lock_name(server, task_id);
     Box::pin(async move {
@@ -155,11 +155,11 @@ pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSign
                 let mut heard = JsFuture::from(heard);
                 let mut granted = Some(turn.granted);
                 let mut body = Some(body);
-                let mut running: Option<Driving> = None;
+                let mut running: Option<CallFuture> = None;
                 let out = poll_fn(|cx| {
                     if let Poll::Ready(event) = Pin::new(&mut heard).poll(cx) {
                         let data = field(&event.unwrap_or_default(), "data").unwrap_or_default();
-                        return Poll::Ready(Ok(Ended::Told(data)));
+                        return Poll::Ready(Ok(Outcome::Told(data)));
                     }
                     if let Poll::Ready(Event::Abort { reason, .. }) = inbox.poll_next(cx) {
                         return Poll::Ready(Err(Rejection::Aborted(reason)));

@@ -26,8 +26,8 @@ mod resume;
 pub use calls::{await_task, call_and_await, call_tool};
 pub use resume::{pending_tasks, resume_tasks, Each, Listing, Resuming};
 
-use crate::engine::{FailureCause, Verdict};
-use crate::shell::invalid::Mistake;
+use crate::engine::{Cause as EngineCause, Outcome as EngineOutcome};
+use crate::shell::invalid::InvalidArgument;
 use crate::shell::store::JournalStore;
 use wasm_bindgen::JsValue;
 
@@ -43,27 +43,27 @@ pub struct Journal {
 
 impl Journal {
     /// A journal of `store` for a client whose `id` is `id`: a task id is unique only on its server, so
-    /// a journaled client needs a non-empty `id`. `Err`: the one message of that mistake, in both APIs.
-    pub fn on(store: JournalStore, id: Option<String>) -> Result<Journal, Mistake> {
+    /// a journaled client needs a non-empty `id`. `Err`: the one message of that invalid argument, in both APIs.
+    pub fn on(store: JournalStore, id: Option<String>) -> Result<Journal, InvalidArgument> {
         match id {
             Some(server) if !server.is_empty() => Ok(Journal { store, server }),
-            _ => {
-                Err(Mistake::rule("a journaled client needs an id (HTTP and stdio clients have one; set it on others)"))
-            }
+            _ => Err(InvalidArgument::rule(
+                "a journaled client needs an id (HTTP and stdio clients have one; set it on others)",
+            )),
         }
     }
 }
 
 /// An outcome after which the task can never be resumed: `ok`, `cancelled`, the task failed or
 /// expired, or the server does not know it (`-32602`).
-pub fn is_terminal(o: &Verdict<JsValue>) -> bool {
+pub fn is_terminal(o: &EngineOutcome<JsValue>) -> bool {
     match o {
-        Verdict::Result(_) | Verdict::Status(_) | Verdict::Ack | Verdict::Cancelled(_) => true,
-        Verdict::Error(f) => match f.cause {
-            Some(FailureCause::TaskFailed { .. } | FailureCause::Expired { .. }) => true,
-            Some(FailureCause::RpcError { .. }) => f.code == -32602,
+        EngineOutcome::Result(_) | EngineOutcome::Status(_) | EngineOutcome::Ack | EngineOutcome::Cancelled(_) => true,
+        EngineOutcome::Error(f) => match f.cause {
+            Some(EngineCause::TaskFailed { .. } | EngineCause::Expired { .. }) => true,
+            Some(EngineCause::RpcError { .. }) => f.code == -32602,
             _ => false,
         },
-        Verdict::Task(_) | Verdict::InputRequired(_) | Verdict::CallInputRequired(_) => false,
+        EngineOutcome::Task(_) | EngineOutcome::InputRequired(_) | EngineOutcome::CallInputRequired(_) => false,
     }
 }

@@ -11,8 +11,8 @@ use super::hash::{digest, hash_text, text_of};
 use super::key::key_of;
 use super::lock::Held;
 use super::{is_terminal, Journal};
-use crate::engine::verdict::CODE_INTERNAL;
-use crate::engine::{ErrorKind, Failure, FailureCause, Verdict};
+use crate::engine::outcome::CODE_INTERNAL;
+use crate::engine::{Cause as EngineCause, ErrorKind, Outcome as EngineOutcome, TaskError as EngineTaskError};
 use crate::json::Json;
 use crate::shell::callbacks::Reply;
 use crate::shell::interop::from_js::field;
@@ -31,13 +31,18 @@ use wasm_bindgen_futures::spawn_local;
 /// "journal_failed", operation, error, status}}}`, made once, when the store fails (`operation`: `get`
 /// (loading the entry) or `put`; `error`: what it threw or rejected with; `task_id` and `status`, the
 /// task's last status: the task is never lost). (The removal at the end is best effort: not recorded.)
-fn failure_outcome(operation: &'static str, error: &JsValue, task_id: JsValue, status: JsValue) -> Verdict<JsValue> {
-    Verdict::Error(Failure {
+fn failure_outcome(
+    operation: &'static str,
+    error: &JsValue,
+    task_id: JsValue,
+    status: JsValue,
+) -> EngineOutcome<JsValue> {
+    EngineOutcome::Error(EngineTaskError {
         code: CODE_INTERNAL,
         message: ["journal: ", operation, " failed: ", &detail(error)].concat(),
         data: Some(JsValue::object(vec![("taskId", task_id), ("operation", js_string(operation))])),
         kind: ErrorKind::Journal,
-        cause: Some(FailureCause::JournalFailed {
+        cause: Some(EngineCause::JournalFailed {
             operation,
             error: error.clone(),
             status: Some(status).filter(|s| !s.is_null()),
@@ -77,7 +82,7 @@ struct State {
     /// The first store failure: what the store threw.
     failed: Option<JsValue>,
     /// Its error outcome, until the call takes it ([`Record::failure`]).
-    failure: Option<Verdict<JsValue>>,
+    failure: Option<EngineOutcome<JsValue>>,
     queue: VecDeque<Write>,
     draining: bool,
     queued: u64,
@@ -120,7 +125,7 @@ impl Record {
     }
 
     /// The error outcome of the first store failure, taken: the call that ends with it takes it once.
-    pub fn failure(&self) -> Option<Verdict<JsValue>> {
+    pub fn failure(&self) -> Option<EngineOutcome<JsValue>> {
         self.state.borrow_mut().failure.take()
     }
 
@@ -202,7 +207,7 @@ impl Record {
     /// The call ended with `outcome` and the record is [`Record::idle`]: a terminal outcome removes the
     /// entry — the store's `delete`, to await (a failed removal loses nothing: the entry is found
     /// terminal, or expired, on the next resume).
-    pub fn finish(&self, outcome: &Verdict<JsValue>) -> Option<Reply> {
+    pub fn finish(&self, outcome: &EngineOutcome<JsValue>) -> Option<Reply> {
         let key = {
             let s = self.state.borrow();
             if s.entry.is_none() || s.failed.is_some() || !is_terminal(outcome) {

@@ -4,10 +4,10 @@
 use super::entry::expired;
 use super::key::key_of_values;
 use super::{await_task, Journal};
-use crate::engine::wait::Seed;
+use crate::engine::wait::TaskRef;
 use crate::json::Json;
 use crate::shell::client::Client;
-use crate::shell::end::{Ended, Rejection};
+use crate::shell::end::{Outcome, Rejection};
 use crate::shell::interop::from_js::read_key;
 use crate::shell::interop::to_js::js_string;
 use crate::shell::options::AwaitOptions;
@@ -21,7 +21,7 @@ use wasm_bindgen::JsValue;
 
 /// Hears each resumed task's end as it arrives: its index among the entries, its entry, and how it
 /// ended (each API writes it its way); `Err` ends the resume with that rejection.
-pub type Each = Box<dyn FnMut(u32, &JsValue, Ended) -> Result<(), Rejection>>;
+pub type Each = Box<dyn FnMut(u32, &JsValue, Outcome) -> Result<(), Rejection>>;
 
 /// The entries `store` holds that can be resumed (with `server`, only those whose `server` is that
 /// value), as the store gave them; an entry past its TTL is deleted from the store instead. `Err`: what
@@ -67,7 +67,7 @@ pub fn resume_tasks(client: Rc<dyn Client>, journal: Journal, options: AwaitOpti
         let mut waits = Vec::new();
         for entry in entries.iter() {
             let task_id = entry.get_str("taskId").unwrap_or_default();
-            let wait = await_task(client.clone(), journal.clone(), Seed::TaskId(task_id), options.clone())
+            let wait = await_task(client.clone(), journal.clone(), TaskRef::TaskId(task_id), options.clone())
                 .map_err(|m| m.rejection("resumeTasks"))?;
             waits.push((entry, Some(wait)));
         }

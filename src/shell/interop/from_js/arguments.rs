@@ -1,15 +1,15 @@
-//! The operations' arguments as JS gives them, read into the typed options, field by field, each mistake
+//! The operations' arguments as JS gives them, read into the typed options, field by field, each invalid argument
 //! with its own message (the export rejects with a `TypeError` "function: message"). Every read
 //! catches: a throwing getter or Proxy trap reads as absent.
 
 use super::super::Js;
 use super::client::{js_handlers, js_input_fn, js_status, read_millis};
 use super::{as_function, field, is_plain_object, text_of};
-use crate::engine::wait::Seed;
+use crate::engine::wait::TaskRef;
 use crate::json::Json;
 use crate::shell::callbacks::Handlers;
 use crate::shell::client::Client;
-use crate::shell::invalid::Mistake;
+use crate::shell::invalid::InvalidArgument;
 use crate::shell::js_client::JsBacked;
 use crate::shell::options::{AwaitOptions, CallOptions, Input, StepOptions};
 #[cfg(feature = "journal")]
@@ -19,15 +19,15 @@ use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// An argument read, or the mistake in it.
-pub type Check<T> = Result<T, Mistake>;
+/// An argument read, or the invalid argument in it.
+pub type Check<T> = Result<T, InvalidArgument>;
 
 /// An options object: `None` for `undefined` and `null`.
 fn options(v: &JsValue) -> Check<JsValue> {
     if v.is_undefined() || v.is_null() || is_plain_object(v) {
         Ok(v.clone())
     } else {
-        Err(Mistake::rule("options must be an object"))
+        Err(InvalidArgument::rule("options must be an object"))
     }
 }
 
@@ -35,7 +35,7 @@ fn options(v: &JsValue) -> Check<JsValue> {
 fn function(o: &JsValue, key: &'static str) -> Check<Option<Function>> {
     match field(o, key) {
         None => Ok(None),
-        Some(v) => as_function(&v).map(Some).ok_or(Mistake::field(key, "must be a function")),
+        Some(v) => as_function(&v).map(Some).ok_or(InvalidArgument::field(key, "must be a function")),
     }
 }
 
@@ -43,7 +43,7 @@ fn function(o: &JsValue, key: &'static str) -> Check<Option<Function>> {
 fn flag(o: &JsValue, key: &'static str) -> Check<bool> {
     match field(o, key) {
         None => Ok(false),
-        Some(v) => v.as_bool().ok_or(Mistake::field(key, "must be a boolean")),
+        Some(v) => v.as_bool().ok_or(InvalidArgument::field(key, "must be a boolean")),
     }
 }
 
@@ -51,7 +51,7 @@ fn flag(o: &JsValue, key: &'static str) -> Check<bool> {
 fn name(v: &JsValue, what: &'static str) -> Check<String> {
     match text_of(v) {
         Some(s) if !s.is_empty() => Ok(s),
-        _ => Err(Mistake::empty(what)),
+        _ => Err(InvalidArgument::empty(what)),
     }
 }
 
@@ -66,7 +66,7 @@ fn signal_at(o: &JsValue, key: &'static str) -> Check<Option<web_sys::AbortSigna
     if field(&s, "aborted").is_some() && function(&s, "addEventListener")?.is_some() {
         return Ok(Some(s.unchecked_into()));
     }
-    Err(Mistake::field(key, "must be an AbortSignal"))
+    Err(InvalidArgument::field(key, "must be an AbortSignal"))
 }
 
 /// `timeoutMs` and `requestTimeoutMs`.
@@ -79,7 +79,7 @@ fn input(o: &JsValue) -> Check<(Option<Handlers>, Input)> {
     let handlers = match field(o, "inputHandlers") {
         None => None,
         Some(h) if h.is_object() => Some(js_handlers(&h)),
-        Some(_) => return Err(Mistake::field("inputHandlers", "must be an object")),
+        Some(_) => return Err(InvalidArgument::field("inputHandlers", "must be an object")),
     };
     let input = match field(o, "input") {
         None => Input::Handlers,
@@ -87,7 +87,7 @@ fn input(o: &JsValue) -> Check<(Option<Handlers>, Input)> {
         Some(v) if v.as_string().as_deref() == Some("return") => Input::Return,
         Some(v) => match as_function(&v) {
             Some(f) => Input::Function(js_input_fn(f)),
-            None => return Err(Mistake::field("input", r#"must be "handlers", "return" or a function"#)),
+            None => return Err(InvalidArgument::field("input", r#"must be "handlers", "return" or a function"#)),
         },
     };
     Ok((handlers, input))
@@ -99,7 +99,7 @@ fn retries(o: &JsValue) -> Check<Option<u32>> {
         None => Ok(None),
         Some(v) => match v.as_f64() {
             Some(n) if n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0 => Ok(Some(n as u32)),
-            _ => Err(Mistake::field("retries", "must be a whole number, at least 0")),
+            _ => Err(InvalidArgument::field("retries", "must be a whole number, at least 0")),
         },
     }
 }
@@ -183,7 +183,7 @@ fn step_options(v: &JsValue) -> Check<StepOptions> {
 
 /// The `answered` option of `awaitTask`: `[{key, answer?}]`, the input keys answered before this wait.
 fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
-    let want = || Mistake::field("answered", "must be an array of {key, answer?} with non-empty string keys");
+    let want = || InvalidArgument::field("answered", "must be an array of {key, answer?} with non-empty string keys");
     let Some(list) = field(options, "answered") else { return Ok(Vec::new()) };
     let items = list.items().ok_or_else(want)?;
     items
@@ -199,7 +199,7 @@ fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
 #[cfg(feature = "journal")]
 fn store(v: &JsValue) -> Check<JournalStore> {
     let store = if v.as_bool() == Some(true) { JournalStore::default_store() } else { JournalStore::read(v) };
-    store.ok_or(Mistake::rule(
+    store.ok_or(InvalidArgument::rule(
         "the journal must have get, put, delete and list (or be true: IndexedDB, where it exists)",
     ))
 }
@@ -214,14 +214,14 @@ fn journal(options: &JsValue) -> Check<Option<JournalStore>> {
     }
 }
 
-/// The `journal` option in a module built without the journal: a mistake (the `mcp-tasks-wasm/journal`
+/// The `journal` option in a module built without the journal: an invalid argument (the `mcp-tasks-wasm/journal`
 /// entry has it).
 #[cfg(not(feature = "journal"))]
 fn journal(options: &JsValue) -> Check<()> {
     match field(options, "journal") {
-        Some(v) if !v.is_null() => {
-            Err(Mistake::rule("the journal option needs the journal entry: import from \"mcp-tasks-wasm/journal\""))
-        }
+        Some(v) if !v.is_null() => Err(InvalidArgument::rule(
+            "the journal option needs the journal entry: import from \"mcp-tasks-wasm/journal\"",
+        )),
         _ => Ok(()),
     }
 }
@@ -229,32 +229,32 @@ fn journal(options: &JsValue) -> Check<()> {
 /// `resumeTasks`'s `onOutcome(outcome, entry)` (called with `this` undefined).
 #[cfg(feature = "journal")]
 fn on_outcome(options: &JsValue) -> Check<Option<Function>> {
-    function(options, "onOutcome").map_err(|_| Mistake::field("options.onOutcome", "must be a function"))
+    function(options, "onOutcome").map_err(|_| InvalidArgument::field("options.onOutcome", "must be a function"))
 }
 
 impl TryFrom<Js<'_>> for CallOptions {
-    type Error = Mistake;
+    type Error = InvalidArgument;
     fn try_from(v: Js<'_>) -> Check<Self> {
         call_options(v.0)
     }
 }
 
 impl TryFrom<Js<'_>> for AwaitOptions {
-    type Error = Mistake;
+    type Error = InvalidArgument;
     fn try_from(v: Js<'_>) -> Check<Self> {
         await_options(v.0)
     }
 }
 
 impl TryFrom<Js<'_>> for StepOptions {
-    type Error = Mistake;
+    type Error = InvalidArgument;
     fn try_from(v: Js<'_>) -> Check<Self> {
         step_options(v.0)
     }
 }
 
 impl TryFrom<Js<'_>> for Rc<JsBacked> {
-    type Error = Mistake;
+    type Error = InvalidArgument;
     fn try_from(v: Js<'_>) -> Check<Self> {
         client(v.0)
     }
@@ -262,14 +262,14 @@ impl TryFrom<Js<'_>> for Rc<JsBacked> {
 
 #[cfg(feature = "journal")]
 impl TryFrom<Js<'_>> for JournalStore {
-    type Error = Mistake;
+    type Error = InvalidArgument;
     fn try_from(v: Js<'_>) -> Check<Self> {
         store(v.0)
     }
 }
 
 impl Js<'_> {
-    /// A non-empty string (a tool name, a task id; `what` names it in the mistake).
+    /// A non-empty string (a tool name, a task id; `what` names it in the invalid argument).
     pub fn name(self, what: &'static str) -> Check<String> {
         name(self.0, what)
     }
@@ -280,7 +280,7 @@ impl Js<'_> {
     }
 
     /// The task `awaitTask` waits for: a task id or a status.
-    pub fn task_ref(self) -> Check<Seed<JsValue>> {
+    pub fn task_ref(self) -> Check<TaskRef<JsValue>> {
         crate::shell::operations::task_ref(self.0.clone())
     }
 

@@ -6,7 +6,7 @@
 use super::{as_function, field};
 use crate::shell::callbacks::{HandlerFn, Handlers, InputFn, StatusFn};
 use crate::shell::interop::to_js::{js_string, set_key};
-use crate::shell::invalid::Mistake;
+use crate::shell::invalid::InvalidArgument;
 use crate::shell::millis::duration_of_millis;
 use crate::shell::reply::called;
 use js_sys::{Function, Object};
@@ -14,14 +14,14 @@ use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 
-/// A duration property in milliseconds: `None` when absent; a mistake unless a non-negative number
+/// A duration property in milliseconds: `None` when absent; an invalid argument unless a non-negative number
 /// (`Infinity`: no bound; fractions round up). One message for a client's and the options' fields.
-pub fn read_millis(o: &JsValue, key: &'static str) -> Result<Option<Duration>, Mistake> {
+pub fn read_millis(o: &JsValue, key: &'static str) -> Result<Option<Duration>, InvalidArgument> {
     match field(o, key) {
         None => Ok(None),
         Some(v) => match v.as_f64() {
             Some(n) if n >= 0.0 => Ok(Some(duration_of_millis(n))),
-            _ => Err(Mistake::field(key, "must be a non-negative number of milliseconds (or Infinity)")),
+            _ => Err(InvalidArgument::field(key, "must be a non-negative number of milliseconds (or Infinity)")),
         },
     }
 }

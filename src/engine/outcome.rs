@@ -1,5 +1,5 @@
-//! A machine's verdict — how its call ended ([`Verdict`]), and its errors ([`Failure`], why:
-//! [`FailureCause`]) — and their JSON shape (the tagged outcome objects every exported function
+//! A machine's verdict — how its call ended ([`Outcome`]), and its errors ([`TaskError`], why:
+//! [`Cause`]) — and their JSON shape (the tagged outcome objects every exported function
 //! resolves with). The Rust API's `CallOutcome`, `WaitOutcome` and `Cause` are their typed views.
 
 use crate::json::Json;
@@ -15,7 +15,7 @@ pub const CODE_INTERNAL: i64 = -32603;
 
 /// How a call ended, as its machine decided.
 #[derive(Clone, Debug)]
-pub enum Verdict<V> {
+pub enum Outcome<V> {
     /// `{tag: "ok", result}`: a tool result (direct, or a completed task's), as sent.
     Result(V),
     /// `{tag: "task", status}`: `tools/call` created a task.
@@ -33,7 +33,7 @@ pub enum Verdict<V> {
     /// round; there is no task) and the library may not answer it.
     CallInputRequired(V),
     /// `{tag: "error", error}`.
-    Error(Failure<V>),
+    Error(TaskError<V>),
 }
 
 /// Who is to blame for an error (JS: `error.kind`). Serializes as the `kind` string.
@@ -94,7 +94,7 @@ impl ErrorKind {
 
 /// Why an error happened, in detail (`error.cause`).
 #[derive(Clone, Debug)]
-pub enum FailureCause<V> {
+pub enum Cause<V> {
     /// `{type: "timeout", status}`: the call's `timeoutMs` ran out; `status` is the last one read.
     Timeout {
         /// The last status read, if any.
@@ -162,7 +162,7 @@ pub enum FailureCause<V> {
 
 /// An error outcome: `{code, message, data?, kind, cause?}`.
 #[derive(Clone, Debug)]
-pub struct Failure<V> {
+pub struct TaskError<V> {
     /// JSON-RPC style code.
     pub code: i64,
     /// What happened.
@@ -172,10 +172,10 @@ pub struct Failure<V> {
     /// Who is to blame.
     pub kind: ErrorKind,
     /// Details.
-    pub cause: Option<FailureCause<V>>,
+    pub cause: Option<Cause<V>>,
 }
 
-impl<J: Json> Failure<J> {
+impl<J: Json> TaskError<J> {
     /// The server answered `method` with a JSON-RPC error: passed through with kind `"server"`.
     pub fn rpc(method: &'static str, e: RpcError<J>) -> Self {
         Self {
@@ -183,7 +183,7 @@ impl<J: Json> Failure<J> {
             message: e.message,
             data: e.data,
             kind: ErrorKind::Server,
-            cause: Some(FailureCause::RpcError { method }),
+            cause: Some(Cause::RpcError { method }),
         }
     }
 
@@ -200,7 +200,7 @@ impl<J: Json> Failure<J> {
             message: [method, " failed: ", without_prefix(&describe_failure(&error), method)].concat(),
             data: Some(J::object(data)),
             kind: ErrorKind::Transport,
-            cause: Some(FailureCause::RequestFailed { method, error }),
+            cause: Some(Cause::RequestFailed { method, error }),
         }
     }
 
@@ -211,7 +211,7 @@ impl<J: Json> Failure<J> {
             message,
             data: None,
             kind: ErrorKind::Protocol,
-            cause: Some(FailureCause::ProtocolViolation { method, response }),
+            cause: Some(Cause::ProtocolViolation { method, response }),
         }
     }
 
@@ -224,7 +224,7 @@ impl<J: Json> Failure<J> {
             message: ["timed out after ", &decimal(timeout_ms), " ms waiting for ", &what].concat(),
             data: Some(J::object(vec![(key, J::string(value)), ("timeoutMs", J::number(timeout_ms as f64))])),
             kind: ErrorKind::Transport,
-            cause: Some(FailureCause::Timeout { status }),
+            cause: Some(Cause::Timeout { status }),
         }
     }
 
@@ -240,7 +240,7 @@ impl<J: Json> Failure<J> {
                 ("timeoutMs", J::number(timeout_ms as f64)),
             ])),
             kind: ErrorKind::Transport,
-            cause: Some(FailureCause::RequestTimeout { method, status }),
+            cause: Some(Cause::RequestTimeout { method, status }),
         }
     }
 
@@ -251,7 +251,7 @@ impl<J: Json> Failure<J> {
             message: e.message,
             data: e.data,
             kind: ErrorKind::Server,
-            cause: Some(FailureCause::TaskFailed { status }),
+            cause: Some(Cause::TaskFailed { status }),
         }
     }
 
@@ -266,7 +266,7 @@ impl<J: Json> Failure<J> {
             message,
             data: None,
             kind: ErrorKind::Execution,
-            cause: Some(FailureCause::InputHandler { key, reason, status }),
+            cause: Some(Cause::InputHandler { key, reason, status }),
         }
     }
 
@@ -277,7 +277,7 @@ impl<J: Json> Failure<J> {
             message: e.message,
             data: e.data,
             kind: ErrorKind::Server,
-            cause: Some(FailureCause::Expired { status }),
+            cause: Some(Cause::Expired { status }),
         }
     }
 
@@ -288,7 +288,7 @@ impl<J: Json> Failure<J> {
             message: "listen: true needs a client with a listen function; this client has none".to_owned(),
             data: None,
             kind: ErrorKind::Transport,
-            cause: Some(FailureCause::ListenUnsupported),
+            cause: Some(Cause::ListenUnsupported),
         }
     }
 
@@ -306,7 +306,7 @@ impl<J: Json> Failure<J> {
     }
 }
 
-impl<J: Json> FailureCause<J> {
+impl<J: Json> Cause<J> {
     /// The `cause` object.
     pub fn to_json(&self) -> J {
         let or_null = |s: &Option<J>| s.clone().unwrap_or_else(J::null);
@@ -343,7 +343,7 @@ impl<J: Json> FailureCause<J> {
     }
 }
 
-impl<J: Json> Verdict<J> {
+impl<J: Json> Outcome<J> {
     /// The tagged outcome object.
     pub fn to_json(&self) -> J {
         let tagged = |tag: &str, field: Option<(&str, &J)>| {
