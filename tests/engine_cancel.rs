@@ -1,4 +1,4 @@
-//! The promises of issue 30 on simulated time: a wait's `cancelSignal` (`AbortScope::Cancel`) sends one
+//! The promises of issue 30 on simulated time: a wait's `cancelSignal` (`Event::Cancel`) sends one
 //! `tasks/cancel` and goes on to the server's answer — `cancelled`, the task's real end when the cancel
 //! loses the race or is refused, the timeout when it is ignored — asking for no more input; and
 //! `callAndAwait`'s call `timeoutMs` bounding the whole call when the wait's options set none.
@@ -10,13 +10,10 @@ use mcp_tasks_wasm::engine::both::CallAndAwait;
 use mcp_tasks_wasm::engine::call::CallSettings;
 use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, TimeLimits, WaitSettings};
 use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
-use mcp_tasks_wasm::engine::AbortScope;
 use serde_json::{json, Value};
 use sim::{get_result, task, task_with, Reaction, Resp, Sim};
 use std::cell::Cell;
 use std::rc::Rc;
-
-const CANCEL: AbortScope = AbortScope::Cancel;
 
 fn wait(timeout_ms: u64) -> Wait<Value> {
     let limits = TimeLimits { deadline_ms: Some(timeout_ms), request_timeout_ms: None };
@@ -51,8 +48,8 @@ fn end_of(status: &str) -> Value {
 fn a_cancel_sends_one_tasks_cancel_and_the_wait_ends_with_the_servers_cancelled_status() {
     let cancels = Rc::new(Cell::new(0));
     let mut sim = Sim::new(cancellable("cancelled", cancels.clone()));
-    sim.abort_scoped_at(300, json!("ignored reason"), CANCEL);
-    sim.abort_scoped_at(310, json!("pressed twice"), CANCEL);
+    sim.cancel_at(300);
+    sim.cancel_at(310);
     let mut w = wait(60_000);
     let out = sim.run(&mut w);
     assert_eq!(out["tag"], "cancelled", "{:?}", sim.trace);
@@ -68,7 +65,7 @@ fn a_cancel_sends_one_tasks_cancel_and_the_wait_ends_with_the_servers_cancelled_
 fn a_cancel_that_loses_the_race_or_is_refused_gives_the_tasks_real_end() {
     // Acknowledged, but the task completed anyway.
     let mut sim = Sim::new(cancellable("completed", Rc::new(Cell::new(0))));
-    sim.abort_scoped_at(300, json!(null), CANCEL);
+    sim.cancel_at(300);
     assert_eq!(sim.run(&mut wait(60_000))["tag"], "ok");
 
     // Refused (-32602: the legacy answer for a task already ended): the read tells the end.
@@ -83,7 +80,7 @@ fn a_cancel_that_loses_the_race_or_is_refused_gives_the_tasks_real_end() {
         0,
     )
     .unwrap();
-    sim.abort_scoped_at(300, json!(null), CANCEL);
+    sim.cancel_at(300);
     let out = sim.run(&mut w);
     assert_eq!(out["tag"], "error");
     assert_eq!(sim.times("tasks/get"), [305]);
@@ -96,7 +93,7 @@ fn a_cancel_the_server_ignores_ends_at_the_deadline_with_the_timeout() {
         "tasks/get" => Resp::Ok(5, get_result(task("t1", "working"))),
         _ => Resp::Never,
     });
-    sim.abort_scoped_at(300, json!(null), CANCEL);
+    sim.cancel_at(300);
     let out = sim.run(&mut wait(2_500));
     assert_eq!(out["tag"], "error");
     assert_eq!(out["error"]["code"], -32001, "{out}");
@@ -106,7 +103,7 @@ fn a_cancel_the_server_ignores_ends_at_the_deadline_with_the_timeout() {
         "tasks/get" => Resp::Ok(5, get_result(task("t1", "working"))),
         _ => Resp::Never,
     });
-    sim.abort_scoped_at(300, json!(null), CANCEL);
+    sim.cancel_at(300);
     assert_eq!(sim.run(&mut wait(2_500))["error"]["code"], -32001);
     assert_eq!(sim.finished_at, Some(2_500));
 }
@@ -128,7 +125,7 @@ fn a_lost_cancel_is_re_issued_like_a_read_and_a_lasting_loss_leaves_the_wait_goi
         "tasks/get" => Resp::Ok(5, get_result(task("t1", "working"))),
         _ => Resp::Never,
     });
-    sim.abort_scoped_at(300, json!(null), CANCEL);
+    sim.cancel_at(300);
     assert_eq!(sim.run(&mut wait(60_000))["tag"], "cancelled", "{:?}", sim.trace);
     assert_eq!(tries.get(), 2);
     let times = sim.times("tasks/cancel");
@@ -141,7 +138,7 @@ fn a_lost_cancel_is_re_issued_like_a_read_and_a_lasting_loss_leaves_the_wait_goi
         "tasks/get" => Resp::Ok(5, get_result(task("t1", "working"))),
         _ => Resp::Never,
     });
-    sim.abort_scoped_at(300, json!(null), CANCEL);
+    sim.cancel_at(300);
     assert_eq!(sim.run(&mut wait(60_000))["tag"], "ok", "{:?}", sim.trace);
 }
 
@@ -162,7 +159,7 @@ fn after_a_cancel_no_input_is_asked_for_and_asks_running_are_stopped() {
         _ => Resp::Never,
     })
     .handler(|_, _, _, _| Reaction::Never);
-    sim.abort_scoped_at(300, json!(null), CANCEL);
+    sim.cancel_at(300);
     let all = HandlerSet { form: true, url: true, sampling: true, roots: true };
     let o = WaitSettings { poll_interval_ms: 1000, input: InputMode::Handlers(all), ..WaitSettings::default() };
     let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
@@ -185,7 +182,7 @@ fn after_a_cancel_no_input_is_asked_for_and_asks_running_are_stopped() {
         "tasks/get" => Resp::Ok(5, get_result(task("t1", "working"))),
         _ => Resp::Never,
     });
-    sim.abort_scoped_at(300, json!(null), CANCEL);
+    sim.cancel_at(300);
     let o = WaitSettings { poll_interval_ms: 1000, input: InputMode::Return, ..WaitSettings::default() };
     let mut w = Wait::new(TaskRef::TaskId("t1".into()), o, 0).unwrap();
     assert_eq!(sim.run(&mut w)["tag"], "cancelled", "{:?}", sim.trace);
@@ -203,7 +200,7 @@ fn a_cancel_asked_during_call_and_awaits_call_goes_out_as_its_wait_starts() {
         "tools/call" => Resp::Ok(50, created()),
         _ => inner(m, p, now),
     });
-    sim.abort_scoped_at(10, json!(null), CANCEL);
+    sim.cancel_at(10);
     let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), WaitSettings::default(), false, 0);
     assert_eq!(sim.run(&mut m)["tag"], "cancelled", "{:?}", sim.trace);
     assert_eq!(sim.times("tasks/cancel"), [50]);
@@ -214,7 +211,7 @@ fn a_cancel_asked_during_call_and_awaits_call_goes_out_as_its_wait_starts() {
         "tools/call" => Resp::Ok(50, json!({"resultType": "complete", "content": []})),
         _ => Resp::Never,
     });
-    sim.abort_scoped_at(10, json!(null), CANCEL);
+    sim.cancel_at(10);
     let mut m = CallAndAwait::new("slow".into(), None, CallSettings::default(), WaitSettings::default(), false, 0);
     assert_eq!(sim.run(&mut m)["tag"], "ok");
     assert_eq!(sim.times("tasks/cancel"), Vec::<u64>::new());

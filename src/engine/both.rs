@@ -37,7 +37,7 @@ pub struct CallAndAwait<V> {
     wait_aborted: Option<V>,
     /// The actions ending the call instead of its wait (after such an abort).
     ending: Queue<V>,
-    /// A cancel asked for during the call (`AbortScope::Cancel`): handed to the wait as it starts.
+    /// A cancel asked for during the call (`Event::Cancel`): handed to the wait as it starts.
     cancel_asked: bool,
 }
 
@@ -79,7 +79,7 @@ impl<J: Json> Machine<J> for CallAndAwait<J> {
                 self.wait_aborted = Some(reason.clone());
                 return;
             }
-            (Phase::Call(_), Event::Abort { scope: AbortScope::Cancel, .. }) => {
+            (Phase::Call(_), Event::Cancel) => {
                 self.cancel_asked = true;
                 return;
             }

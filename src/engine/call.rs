@@ -3,7 +3,7 @@
 use super::flights::Flights;
 use super::inputs::{InputDesk, Stop};
 use super::settings::{InputMode, ReadChunk, TimeLimits, DEFAULT_MIN_POLL_INTERVAL_MS};
-use super::{later, next_queued, AbortScope, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
+use super::{later, next_queued, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
 use crate::proto::request::Call;
@@ -213,7 +213,7 @@ impl<J: Json> Machine<J> for CallTool<J> {
                 }
             }
             Event::Answer { ask, value } => self.on_answer(ask, value, now),
-            Event::Abort { scope: AbortScope::Cancel, .. } => {} // only a wait cancels its task
+            Event::Cancel => {} // only a wait cancels its task
             Event::Abort { reason, .. } => self.finish(End::Rejection(reason)),
             Event::Throw { error } => self.finish(End::Rejection(error)),
         }

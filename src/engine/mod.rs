@@ -60,6 +60,10 @@ pub enum Event<V> {
         /// Which part of the call the signal governs (only `callAndAwait` has parts).
         scope: AbortScope,
     },
+    /// Not an abort: the application asks for the task to be cancelled (`cancelSignal` of a wait). The
+    /// wait sends `tasks/cancel` and goes on to the task's end; `callTool` and the steps ignore it,
+    /// `callAndAwait` holds it until its wait starts.
+    Cancel,
     /// An application callback (input handler, input function, `onStatus`) threw this value.
     Throw {
         /// The thrown value.
@@ -80,10 +84,6 @@ pub enum AbortScope {
     /// The whole call, and never `cancelOnAbort`'s `tasks/cancel`: a stop that is not the caller's (the
     /// task journal's, when its store failed — the task must outlive the call, to be resumed).
     Stop,
-    /// Not an abort: the application asks for the task to be cancelled (`cancelSignal` of a wait). The
-    /// wait sends `tasks/cancel` and goes on to the task's end; `callTool` and the single steps ignore it,
-    /// `callAndAwait` holds it until its wait starts.
-    Cancel,
 }
 
 /// What the listen stream reported.

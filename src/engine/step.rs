@@ -5,7 +5,7 @@
 use super::flights::{Flight, Flights, Lost};
 use super::retry::Backoff;
 use super::settings::{Retry, TimeLimits, RETRY_MIN_LEFT_MS};
-use super::{later, next_queued, AbortScope, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
+use super::{later, next_queued, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
 use crate::json::Json;
 use crate::proto::request::Call;
 use crate::proto::rpc::RequestEnd;
@@ -127,7 +127,7 @@ impl<J: Json> Machine<J> for Step<J> {
                     }
                 }
             }
-            Event::Abort { scope: AbortScope::Cancel, .. } => {} // only a wait cancels its task
+            Event::Cancel => {} // only a wait cancels its task
             Event::Abort { reason, .. } => self.finish(End::Rejection(reason)),
             Event::Throw { error } => self.finish(End::Rejection(error)),
             Event::Tick | Event::Answer { .. } | Event::Stream(_) => {}

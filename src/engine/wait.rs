@@ -767,7 +767,7 @@ impl<J: Json> Machine<J> for Wait<J> {
                 }
             }
             Event::Stream(e) => self.on_stream(e, now),
-            Event::Abort { scope: AbortScope::Cancel, .. } => self.ask_cancel(now),
+            Event::Cancel => self.ask_cancel(now),
             Event::Abort { reason, scope } => {
                 self.stop_everything();
                 if self.opts.cancel_on_abort && scope != AbortScope::Stop {

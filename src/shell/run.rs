@@ -18,7 +18,7 @@ use super::inbox::Inbox;
 use super::interop::from_js::entries;
 use super::interop::to_js::js_string;
 use super::live::{Counted, Counter};
-use super::signals::{is_aborted, reason_of, subscribe, Subscription};
+use super::signals::{is_aborted, reason_of, subscribe, Subscription, Watch};
 use super::slice;
 use super::timer::{next_turn, sleep_until, Sleep};
 use crate::engine::{AbortScope, Action, AskId, End as EngineEnd, Event, Machine, ReqId, StreamEvent};
@@ -68,7 +68,7 @@ pub struct Spec {
     /// The callbacks of its second part (`callAndAwait`'s wait), taken at `Action::NextPart`.
     pub next_callbacks: Option<Callbacks>,
     /// The caller's signals, with the part each governs.
-    pub signals: Vec<(JsValue, AbortScope)>,
+    pub signals: Vec<(JsValue, Watch)>,
     /// Dropped before its end, the run sends a best-effort `tasks/cancel` bounded by this many ms for
     /// the task it saw (the Rust API's `cancel_on_drop`); `None`: it does not.
     pub cancel_on_drop: Option<u64>,
@@ -145,13 +145,13 @@ struct Run {
 /// before anything is sent. One boxed future for every kind of call: the callers' futures stay small
 /// (one copy of the driver's state machine in the module).
 pub fn start_run(spec: Spec) -> CallFuture {
-    let ends_now = |scope: &AbortScope| !matches!(scope, AbortScope::Wait | AbortScope::Cancel);
-    if let Some((signal, _)) = spec.signals.iter().find(|(s, scope)| ends_now(scope) && is_aborted(s)) {
+    let ends_now = |watch: &Watch| matches!(watch, Watch::Abort(AbortScope::All | AbortScope::Call | AbortScope::Stop));
+    if let Some((signal, _)) = spec.signals.iter().find(|(s, watch)| ends_now(watch) && is_aborted(s)) {
         let reason = reason_of(signal);
         return Box::pin(std::future::ready(Err(Rejection::Aborted(reason))));
     }
     let inbox = Rc::new(Inbox::default());
-    let subscriptions = spec.signals.iter().filter_map(|(s, scope)| subscribe(s, &inbox, *scope)).collect();
+    let subscriptions = spec.signals.iter().filter_map(|(s, watch)| subscribe(s, &inbox, *watch)).collect();
     let mut run = Run {
         machine: spec.machine,
         client: spec.client,
@@ -176,9 +176,9 @@ pub fn start_run(spec: Spec) -> CallFuture {
     if let Some(end) = end {
         return Box::pin(std::future::ready(end));
     }
-    for (signal, scope) in &spec.signals {
+    for (signal, watch) in &spec.signals {
         if is_aborted(signal) {
-            run.inbox.push(Event::Abort { reason: reason_of(signal), scope: *scope });
+            run.inbox.push(watch.event(reason_of(signal)));
         }
     }
     // The run is its own future: one allocation of its own size (an `async fn` over it kept the run

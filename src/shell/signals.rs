@@ -1,12 +1,32 @@
 //! The caller's abort signals. Waits that share one `AbortSignal` share one `abort` listener on it,
 //! added when the first of them starts and removed when the last of them ends (more than ten listeners
 //! on one signal make Node warn of a leak). A `WeakMap` finds a signal's entry without holding the
-//! signal alive; the listener hands the abort to every wait subscribed, each with the part of its call
-//! the signal governs.
+//! signal alive; the listener tells every wait subscribed, each as it [`Watch`]es the signal: an abort
+//! of a part of its call, or a cancel asked.
 
 use super::inbox::Inbox;
 use super::interop::from_js::field;
 use crate::engine::{AbortScope, Event};
+
+/// How a run watches a signal: as an abort of a part of its call (`signal`, and the journal's stop),
+/// or as a cancel asked (`cancelSignal`: not an abort — the wait goes on to the task's end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watch {
+    /// Its abort stops this part of the call.
+    Abort(AbortScope),
+    /// Its abort asks for the task to be cancelled.
+    Cancel,
+}
+
+impl Watch {
+    /// The event the signal's abort (with `reason`) is for the run.
+    pub fn event(self, reason: JsValue) -> Event<JsValue> {
+        match self {
+            Watch::Abort(scope) => Event::Abort { reason, scope },
+            Watch::Cancel => Event::Cancel,
+        }
+    }
+}
 use js_sys::{Function, WeakMap};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -17,7 +37,7 @@ use wasm_bindgen::JsCast;
 struct Watched {
     signal: JsValue,
     listener: Closure<dyn FnMut()>,
-    subscribers: Vec<(u32, Weak<Inbox>, AbortScope)>,
+    subscribers: Vec<(u32, Weak<Inbox>, Watch)>,
 }
 
 struct Registry {
@@ -51,10 +71,10 @@ pub fn reason_of(signal: &JsValue) -> JsValue {
     field(signal, "reason").unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Subscribes `inbox` to the abort of `signal`, for the part `scope` of its call. `None` when the
-/// signal cannot be watched (its `addEventListener` throws).
-pub fn subscribe(signal: &JsValue, inbox: &Rc<Inbox>, scope: AbortScope) -> Option<Subscription> {
-    let subscriber = |id| (id, Rc::downgrade(inbox), scope);
+/// Subscribes `inbox` to the abort of `signal`, watched as `watch`. `None` when the signal cannot be
+/// watched (its `addEventListener` throws).
+pub fn subscribe(signal: &JsValue, inbox: &Rc<Inbox>, watch: Watch) -> Option<Subscription> {
+    let subscriber = |id| (id, Rc::downgrade(inbox), watch);
     // A signal already watched: one more subscriber. Else a slot is reserved for it.
     let (slot, id, map) = REGISTRY.with(|cell| {
         let mut r = cell.borrow_mut();
@@ -107,9 +127,9 @@ fn fire(slot: u32) {
     });
     let Some((signal, subscribers)) = taken else { return };
     let reason = reason_of(&signal);
-    for (_, inbox, scope) in subscribers {
+    for (_, inbox, watch) in subscribers {
         if let Some(inbox) = inbox.upgrade() {
-            inbox.push(Event::Abort { reason: reason.clone(), scope });
+            inbox.push(watch.event(reason.clone()));
         }
     }
 }

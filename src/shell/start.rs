@@ -8,6 +8,7 @@ use super::end::CallFuture;
 use super::invalid::InvalidArgument;
 use super::options::{input_mode, retry, time_limits};
 use super::run::{start_run, Spec};
+use super::signals::Watch;
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallSettings, CallTool};
 use crate::engine::settings::{ReadChunk, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
@@ -63,16 +64,16 @@ fn wait_part(client: &dyn Client, o: &AwaitOptions) -> Result<(WaitSettings, Cal
 }
 
 /// The caller's signal as the run watches it, and `stop` (see [`Stop`]).
-fn one_signal(signal: &Option<web_sys::AbortSignal>, stop: Stop) -> Vec<(JsValue, AbortScope)> {
-    let mut signals: Vec<_> = signal_value(signal).map(|s| (s, AbortScope::All)).into_iter().collect();
+fn one_signal(signal: &Option<web_sys::AbortSignal>, stop: Stop) -> Vec<(JsValue, Watch)> {
+    let mut signals: Vec<_> = signal_value(signal).map(|s| (s, Watch::Abort(AbortScope::All))).into_iter().collect();
     with_stop(&mut signals, stop);
     signals
 }
 
-/// A wait's `cancelSignal`, watched as the engine's [`AbortScope::Cancel`] (not an abort: a cancel asked).
-fn with_cancel(signals: &mut Vec<(JsValue, AbortScope)>, o: &AwaitOptions) {
+/// A wait's `cancelSignal`, watched as a cancel asked ([`Watch::Cancel`]: not an abort).
+fn with_cancel(signals: &mut Vec<(JsValue, Watch)>, o: &AwaitOptions) {
     if let Some(s) = signal_value(&o.cancel_signal) {
-        signals.push((s, AbortScope::Cancel));
+        signals.push((s, Watch::Cancel));
     }
 }
 
@@ -81,9 +82,9 @@ fn with_cancel(signals: &mut Vec<(JsValue, AbortScope)>, o: &AwaitOptions) {
 /// fails: `super::journal`). `None`: none.
 pub type Stop<'a> = Option<&'a web_sys::AbortSignal>;
 
-fn with_stop(signals: &mut Vec<(JsValue, AbortScope)>, stop: Stop) {
+fn with_stop(signals: &mut Vec<(JsValue, Watch)>, stop: Stop) {
     if let Some(s) = stop {
-        signals.push((s.unchecked_ref::<JsValue>().clone(), AbortScope::Stop));
+        signals.push((s.unchecked_ref::<JsValue>().clone(), Watch::Abort(AbortScope::Stop)));
     }
 }
 
@@ -93,7 +94,7 @@ fn run_machine(
     machine: Box<dyn Machine<JsValue>>,
     callbacks: Callbacks,
     next_callbacks: Option<Callbacks>,
-    signals: Vec<(JsValue, AbortScope)>,
+    signals: Vec<(JsValue, Watch)>,
     cancel_on_drop: Option<u64>,
 ) -> CallFuture {
     let capabilities = declared(client.as_ref());
@@ -162,10 +163,10 @@ pub fn call_and_await(
     let wait_signal = signal_value(&wait.signal);
     let mut signals = Vec::new();
     if let Some(s) = signal_value(&call.signal) {
-        signals.push((s, if wait_signal.is_some() { AbortScope::Call } else { AbortScope::All }));
+        signals.push((s, Watch::Abort(if wait_signal.is_some() { AbortScope::Call } else { AbortScope::All })));
     }
     if let Some(s) = wait_signal {
-        signals.push((s, AbortScope::Wait));
+        signals.push((s, Watch::Abort(AbortScope::Wait)));
     }
     with_stop(&mut signals, stop);
     with_cancel(&mut signals, &wait);

@@ -1495,7 +1495,7 @@ impl<'s> World<'s> {
             ScopeSpec::Call => AbortScope::Call,
             ScopeSpec::Wait => AbortScope::Wait,
             ScopeSpec::Stop => AbortScope::Stop,
-            ScopeSpec::Cancel => return self.ask_cancel(reason),
+            ScopeSpec::Cancel => return self.ask_cancel(),
         };
         let both = self.subject == "callAndAwait";
         let applies = match (both, scope, self.phase) {
@@ -1505,7 +1505,7 @@ impl<'s> World<'s> {
             }
             // The wait's own signal during the call: the wait must end as it starts.
             (true, AbortScope::Wait, Phase::Call) => Some(Abort::AtWaitStart(reason.clone())),
-            (true, AbortScope::Call | AbortScope::Cancel, _) | (true, _, Phase::Step(_)) => None,
+            (true, AbortScope::Call, _) | (true, _, Phase::Step(_)) => None,
         };
         if applies.is_some() {
             self.abort = applies;
@@ -1516,12 +1516,12 @@ impl<'s> World<'s> {
 
     /// A wait's `cancelSignal` fired: the wait (or `callAndAwait`'s, once it starts) sends `tasks/cancel`
     /// at once — unless it already ended — and asks for no more input; other machines ignore it.
-    fn ask_cancel(&mut self, reason: Value) {
+    fn ask_cancel(&mut self) {
         let waits = self.phase == Phase::Wait || self.subject == "callAndAwait";
         let first = waits && !self.cancel_asked;
         self.cancel_asked |= waits;
         let sends = self.cancel_sends;
-        self.deliver(Event::Abort { reason, scope: AbortScope::Cancel }, || "cancel asked".into());
+        self.deliver(Event::Cancel, || "cancel asked".into());
         if first && self.phase == Phase::Wait && !self.finished && self.cancel_sends == sends {
             self.violation("a cancel asked of a running wait sent no tasks/cancel");
         }
@@ -2147,6 +2147,7 @@ fn event_summary(e: &Event<Value>) -> &'static str {
         Event::Stream(_) => "stream end",
         Event::Throw { .. } => "throw",
         Event::Abort { .. } => "abort",
+        Event::Cancel => "cancel asked",
     }
 }
 

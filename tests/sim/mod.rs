@@ -39,6 +39,7 @@ enum Pending {
     Throw(Value),
     Stream(StreamEvent<Value>),
     Abort(Value, mcp_tasks_wasm::engine::AbortScope),
+    Cancel,
 }
 
 /// The simulation.
@@ -123,6 +124,11 @@ impl Sim {
         self.abort_scoped_at(at, reason, mcp_tasks_wasm::engine::AbortScope::All);
     }
 
+    /// Schedules a cancel asked (`cancelSignal`) at `at`.
+    pub fn cancel_at(&mut self, at: u64) {
+        self.push(at, Pending::Cancel);
+    }
+
     /// Schedules an abort of `scope` at `at`.
     pub fn abort_scoped_at(&mut self, at: u64, reason: Value, scope: mcp_tasks_wasm::engine::AbortScope) {
         self.push(at, Pending::Abort(reason, scope));
@@ -185,6 +191,7 @@ impl Sim {
                     Pending::Throw(error) => Event::Throw { error },
                     Pending::Stream(e) => Event::Stream(e),
                     Pending::Abort(reason, scope) => Event::Abort { reason, scope },
+                    Pending::Cancel => Event::Cancel,
                 };
                 m.handle(t, event);
             }

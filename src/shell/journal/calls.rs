@@ -21,6 +21,7 @@ use crate::shell::inbox::Inbox;
 use crate::shell::invalid::InvalidArgument;
 use crate::shell::options::time_limits;
 use crate::shell::options::{AwaitOptions, CallOptions, Input, NO_DEADLINE};
+use crate::shell::signals::Watch;
 use crate::shell::signals::{is_aborted, subscribe};
 use crate::shell::start::{self, check_await};
 use crate::shell::timer::sleep_until;
@@ -71,7 +72,7 @@ impl Limit {
             return;
         }
         let inbox = Rc::new(Inbox::default());
-        let _watch = self.signal.as_ref().and_then(|s| subscribe(s, &inbox, AbortScope::All));
+        let _watch = self.signal.as_ref().and_then(|s| subscribe(s, &inbox, Watch::Abort(AbortScope::All)));
         let mut deadline = self.deadline.map(sleep_until);
         let mut work = store_work;
         poll_fn(|cx| {

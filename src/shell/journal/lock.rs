@@ -14,6 +14,7 @@ use crate::json::Json;
 use crate::shell::end::{CallFuture, Outcome, Rejection};
 use crate::shell::inbox::Inbox;
 use crate::shell::interop::from_js::field;
+use crate::shell::signals::Watch;
 use crate::shell::signals::{is_aborted, reason_of, subscribe};
 use js_sys::{Array, Function, Promise};
 use std::future::{poll_fn, Future};
@@ -148,7 +149,7 @@ pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSign
         let options = JsValue::object(quit.iter().map(|q| ("signal", q.signal().into())).collect());
         let turn = request(&locks, &name, &options);
         let inbox = Rc::new(Inbox::default());
-        let _watching = signal.as_ref().and_then(|s| subscribe(s, &inbox, AbortScope::All));
+        let _watching = signal.as_ref().and_then(|s| subscribe(s, &inbox, Watch::Abort(AbortScope::All)));
         let out = match turn {
             Err(e) => Err(Rejection::Thrown(e)),
             Ok(turn) => {
