@@ -23,7 +23,7 @@ const steps = [
   ["rust fmt", "cargo", ["fmt", "--check"]],
   ["module cycles", "node", ["scripts/cycles.mjs"]],
   ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
-  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--test", "wasm_driver", "--test", "rust_clients", "--test", "rust_api", "--target", "wasm32-unknown-unknown", "--features", "journal", "--", "-D", "warnings"]],
+  ["clippy wasm", "cargo", ["clippy", "--quiet", "--lib", "--tests", "--target", "wasm32-unknown-unknown", "--features", "journal", "--", "-D", "warnings"]],
   ["clippy core", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
   ["clippy rust api", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--no-default-features", "--", "-D", "warnings"]],
   ["clippy rust api journal", "cargo", ["clippy", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--no-default-features", "--features", "journal", "--", "-D", "warnings"]],

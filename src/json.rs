@@ -6,7 +6,7 @@
 
 /// The shape of a value, as far as the protocol cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `null`.
     Null,
     /// `true` / `false`.
@@ -25,7 +25,7 @@ pub enum Kind {
 
 /// Read and build access to a JSON-like value. Cloning must be cheap (a handle, not a deep copy, where
 /// the backing store allows it).
-pub trait Json: Clone {
+pub(crate) trait Json: Clone {
     /// What kind of value this is.
     fn kind(&self) -> Kind;
     /// The value under `key` of an object; `None` when absent (or `undefined`) or when `self` is not an object.
@@ -62,8 +62,6 @@ pub trait Json: Clone {
     fn string(s: &str) -> Self;
     /// A number value.
     fn number(n: f64) -> Self;
-    /// A boolean value.
-    fn boolean(b: bool) -> Self;
     /// A new object with these fields, in this order.
     fn object(fields: Vec<(&str, Self)>) -> Self;
     /// A new array with these items.
@@ -93,7 +91,7 @@ pub trait Json: Clone {
 }
 
 /// An integer that JSON-RPC would accept as an error code (a whole number in the safe range).
-pub fn as_integer(n: f64) -> Option<i64> {
+pub(crate) fn as_integer(n: f64) -> Option<i64> {
     if n.is_finite() && n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
         Some(n as i64)
     } else {
@@ -143,9 +141,6 @@ impl Json for serde_json::Value {
             None => serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, serde_json::Value::Number),
         }
     }
-    fn boolean(b: bool) -> Self {
-        serde_json::Value::Bool(b)
-    }
     fn object(fields: Vec<(&str, Self)>) -> Self {
         serde_json::Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
     }
@@ -157,7 +152,7 @@ impl Json for serde_json::Value {
 /// `true` for an absolute `https:` or `http:` URL with a host, without credentials (`user@`), and
 /// without whitespace or control characters: the native stand-in for the WHATWG parser the wasm shell
 /// uses. Scheme case-insensitive; the host is what follows `//` up to `/`, `?` or `#`.
-pub fn is_web_url(url: &str) -> bool {
+pub(crate) fn is_web_url(url: &str) -> bool {
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
     let rest = if lower.starts_with("https://") {
         url.get(8..)

@@ -2,7 +2,7 @@
 //! the formatting machinery (`format!`, `Display` for numbers, `Formatter::pad`) is not linked.
 
 /// `n` in decimal.
-pub fn decimal(n: u64) -> String {
+pub(crate) fn decimal(n: u64) -> String {
     let mut digits = Vec::new();
     let mut n = n;
     loop {

@@ -2,6 +2,8 @@
 //! export reads its arguments (through the shell's `Js` newtype: an invalid argument rejects with a `TypeError`, never a synchronous
 //! throw), calls the typed function, and turns its outcome into the tagged JS object.
 
+// The exports are JS's, not Rust's: `pub` for wasm-bindgen, reachable from no Rust path.
+#[allow(unreachable_pub)]
 mod exports;
 mod registry;
 

@@ -36,7 +36,7 @@ thread_local! {
 
 /// `Err(RangeError)` when the stack has no room for a synchronous export: it throws that at once,
 /// before any of its code runs (an exception unwinding through the module would leave its state behind).
-pub fn roomy() -> Result<(), JsValue> {
+pub(crate) fn roomy() -> Result<(), JsValue> {
     let e = cramped();
     if e.is_undefined() {
         Ok(())
@@ -47,7 +47,7 @@ pub fn roomy() -> Result<(), JsValue> {
 
 /// The backstop of a call: its deadline and the signal whose abort ends it at once, by which the
 /// registry settles its promise if the module cannot.
-pub struct Backstop {
+pub(crate) struct Backstop {
     /// The call's deadline from now, in milliseconds (`Infinity`: none).
     pub deadline_ms: f64,
     /// The caller's signal when it ends the whole call (`undefined`: none).
@@ -56,10 +56,10 @@ pub struct Backstop {
 
 impl Backstop {
     /// No deadline: the call may take any time (it is settled normally, or when the module traps).
-    pub const NO_DEADLINE: Backstop = Backstop { deadline_ms: f64::INFINITY, signal: JsValue::UNDEFINED };
+    pub(crate) const NO_DEADLINE: Backstop = Backstop { deadline_ms: f64::INFINITY, signal: JsValue::UNDEFINED };
 
     /// The backstop of a call with `timeout` (`None`: the default deadline) and `signal`.
-    pub fn of(timeout: Option<Duration>, signal: Option<&web_sys::AbortSignal>) -> Backstop {
+    pub(crate) fn of(timeout: Option<Duration>, signal: Option<&web_sys::AbortSignal>) -> Backstop {
         Backstop { deadline_ms: deadline_ms(timeout), signal: signal.map_or(JsValue::UNDEFINED, |s| s.clone().into()) }
     }
 }
@@ -70,7 +70,7 @@ impl Backstop {
 /// calls in one loop: `Deoptimizer::DoComputeBuiltinContinuation`, unreachable code for an `externref`
 /// return; tests/hostile/v8-externref-deopt.mjs shows it without the library. A `Result` is returned
 /// as several values, which V8 never inlines.)
-pub type Promised = Result<Promise, JsValue>;
+pub(crate) type Promised = Result<Promise, JsValue>;
 
 /// The promise of one async export. It is opened in the registry before anything else runs (a
 /// module that failed, or a stack without room, rejects at once); then `start` reads the arguments —
@@ -78,7 +78,7 @@ pub type Promised = Result<Promise, JsValue>;
 /// Inlined into the export, whose own frame stays small: the reading and starting run in a frame of
 /// their own ([`started`]), entered only once the stack was found to have room for them.
 #[inline(always)]
-pub fn promised(start: impl FnOnce() -> Result<(JsCallFuture, Backstop), JsValue>) -> Promised {
+pub(crate) fn promised(start: impl FnOnce() -> Result<(JsCallFuture, Backstop), JsValue>) -> Promised {
     let Some(promise) = HALT.with(open) else { return Ok(refused()) };
     Ok(begin(promise, started(start)))
 }

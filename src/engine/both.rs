@@ -29,7 +29,7 @@ enum Phase<V> {
 }
 
 /// The `callAndAwait` machine.
-pub struct CallAndAwait<V> {
+pub(crate) struct CallAndAwait<V> {
     phase: Phase<V>,
     /// The time of the latest input (the wait starts then).
     now: Millis,
@@ -44,7 +44,7 @@ pub struct CallAndAwait<V> {
 impl<J: Json> CallAndAwait<J> {
     /// Sends `tools/call` for `name` at `now`; a created task is awaited with `wait_opts`, bounded by
     /// the call's own `timeout_ms` (counted from `now`) instead of `wait_opts`' when `whole`.
-    pub fn new(
+    pub(crate) fn new(
         name: String,
         arguments: Option<J>,
         call_opts: CallSettings<J>,

@@ -11,7 +11,7 @@ use crate::proto::rpc::RequestEnd;
 
 /// The settings of a `tools/call` (what `callTool`'s options become).
 #[derive(Clone, Debug, Default)]
-pub struct CallSettings<V> {
+pub(crate) struct CallSettings<V> {
     /// Time bounds (the whole call, MRTR rounds and handlers included).
     pub limits: TimeLimits,
     /// Where MRTR answers come from.
@@ -26,11 +26,11 @@ pub struct CallSettings<V> {
 
 /// The least time between two `tools/call`s of one call (the default `minPollIntervalMs`): a server
 /// that answers every MRTR round at once gets a round every 100 ms, not a flood.
-pub const ROUND_FLOOR_MS: u64 = DEFAULT_MIN_POLL_INTERVAL_MS;
+pub(crate) const ROUND_FLOOR_MS: u64 = DEFAULT_MIN_POLL_INTERVAL_MS;
 
 /// The `callTool` machine.
 #[derive(Debug)]
-pub struct CallTool<V> {
+pub(crate) struct CallTool<V> {
     name: String,
     arguments: Option<V>,
     timeout_ms: Option<u64>,
@@ -49,7 +49,7 @@ pub struct CallTool<V> {
 
 impl<J: Json> CallTool<J> {
     /// Sends `tools/call` for `name` at `now`.
-    pub fn new(name: String, arguments: Option<J>, opts: CallSettings<J>, now: Millis) -> Self {
+    pub(crate) fn new(name: String, arguments: Option<J>, opts: CallSettings<J>, now: Millis) -> Self {
         let deadline = opts.limits.deadline_ms.map(|t| later(now, t));
         let mut c = Self {
             name,

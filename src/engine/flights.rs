@@ -8,7 +8,7 @@ use crate::proto::rpc::{is_transient, retry_after_ms};
 
 /// One request in flight.
 #[derive(Clone, Copy, Debug)]
-pub struct Flight {
+pub(crate) struct Flight {
     /// Its id.
     pub id: ReqId,
     /// What it was sent for: a number of the machine's choosing (0 for a machine with one kind of
@@ -24,7 +24,7 @@ pub struct Flight {
 
 /// How a request ended without a JSON-RPC answer.
 #[derive(Clone, Debug)]
-pub enum Lost<V> {
+pub(crate) enum Lost<V> {
     /// It outlived its own timeout (`requestTimeoutMs`, shorter than the time left).
     Timeout,
     /// `request` rejected with this value (not a JSON-RPC error).
@@ -33,7 +33,7 @@ pub enum Lost<V> {
 
 impl<J: Json> Lost<J> {
     /// `true` when re-issuing the request may help (see [`is_transient`]); a timeout always may.
-    pub fn transient(&self) -> bool {
+    pub(crate) fn transient(&self) -> bool {
         match self {
             Self::Timeout => true,
             Self::Failed(e) => is_transient(e),
@@ -41,7 +41,7 @@ impl<J: Json> Lost<J> {
     }
 
     /// The `Retry-After` the transport exposed, if any.
-    pub fn retry_after(&self) -> Option<u64> {
+    pub(crate) fn retry_after(&self) -> Option<u64> {
         match self {
             Self::Timeout => None,
             Self::Failed(e) => retry_after_ms(e),
@@ -50,7 +50,7 @@ impl<J: Json> Lost<J> {
 
     /// The error outcome for this loss of `flight`: `subject` names what was waited for, `status` is
     /// the last status read.
-    pub fn failure(self, flight: &Flight, subject: (&str, &str), status: Option<J>) -> TaskError<J> {
+    pub(crate) fn failure(self, flight: &Flight, subject: (&str, &str), status: Option<J>) -> TaskError<J> {
         match self {
             Self::Timeout => {
                 TaskError::request_timeout(subject, flight.method, flight.timeout_ms.unwrap_or_default(), status)
@@ -62,7 +62,7 @@ impl<J: Json> Lost<J> {
 
 /// The requests in flight of one machine, with the bounds every request obeys.
 #[derive(Debug)]
-pub struct Flights {
+pub(crate) struct Flights {
     next_id: u32,
     open: Vec<Flight>,
     /// The deadline of the whole call.
@@ -73,12 +73,12 @@ pub struct Flights {
 
 impl Flights {
     /// No requests yet; every request will be bounded by `deadline` and `request_timeout_ms`.
-    pub fn new(deadline: Option<Millis>, request_timeout_ms: Option<u64>) -> Self {
+    pub(crate) fn new(deadline: Option<Millis>, request_timeout_ms: Option<u64>) -> Self {
         Self { next_id: 1, open: Vec::new(), deadline, request_timeout_ms }
     }
 
     /// The time a request started at `now` may take: the time left or the request timeout, the shorter.
-    pub fn timeout_at(&self, now: Millis) -> Option<u64> {
+    pub(crate) fn timeout_at(&self, now: Millis) -> Option<u64> {
         let left = self.deadline.map(|d| d.saturating_sub(now));
         match (left, self.request_timeout_ms) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -87,7 +87,7 @@ impl Flights {
     }
 
     /// Starts a request at `now`, bounded by [`Flights::timeout_at`].
-    pub fn send<V>(&mut self, purpose: u32, call: Call<V>, now: Millis, out: &mut Queue<V>) -> ReqId {
+    pub(crate) fn send<V>(&mut self, purpose: u32, call: Call<V>, now: Millis, out: &mut Queue<V>) -> ReqId {
         let id = ReqId(self.next_id);
         self.next_id += 1;
         let timeout_ms = self.timeout_at(now);
@@ -101,7 +101,7 @@ impl Flights {
     }
 
     /// Takes the request `id` out of flight (its reply arrived); `None` when it is not in flight.
-    pub fn land(&mut self, id: ReqId) -> Option<Flight> {
+    pub(crate) fn land(&mut self, id: ReqId) -> Option<Flight> {
         let at = self.open.iter().position(|f| f.id == id)?;
         let f = self.open.remove(at);
         if self.open.is_empty() {
@@ -111,17 +111,17 @@ impl Flights {
     }
 
     /// `true` when a request for `purpose` is in flight.
-    pub fn has(&self, purpose: u32) -> bool {
+    pub(crate) fn has(&self, purpose: u32) -> bool {
         self.open.iter().any(|f| f.purpose == purpose)
     }
 
     /// The earliest time a request must be given up.
-    pub fn earliest_expiry(&self) -> Option<Millis> {
+    pub(crate) fn earliest_expiry(&self) -> Option<Millis> {
         self.open.iter().filter_map(|f| f.expires).min()
     }
 
     /// A request whose time is up at `now`, taken out of flight and aborted.
-    pub fn take_expired<V>(&mut self, now: Millis, out: &mut Queue<V>) -> Option<Flight> {
+    pub(crate) fn take_expired<V>(&mut self, now: Millis, out: &mut Queue<V>) -> Option<Flight> {
         let at = self.open.iter().position(|f| f.expires.is_some_and(|e| e <= now))?;
         let f = self.open.remove(at);
         out.push_back(Action::Abort { req: f.id });
@@ -129,21 +129,21 @@ impl Flights {
     }
 
     /// Aborts every request in flight.
-    pub fn abort_all<V>(&mut self, out: &mut Queue<V>) {
+    pub(crate) fn abort_all<V>(&mut self, out: &mut Queue<V>) {
         for f in self.open.drain(..) {
             out.push_back(Action::Abort { req: f.id });
         }
     }
 
     /// `true` when `now` is at or past the deadline.
-    pub fn past_deadline(&self, now: Millis) -> bool {
+    pub(crate) fn past_deadline(&self, now: Millis) -> bool {
         self.deadline.is_some_and(|d| now >= d)
     }
 
     /// How a landed request that failed at the transport level at `now` counts: a client that enforces
     /// the timeout it was handed may notice before the machine's own timer does, and the loss is then
     /// the same timeout.
-    pub fn loss<V>(f: &Flight, error: V, now: Millis) -> Lost<V> {
+    pub(crate) fn loss<V>(f: &Flight, error: V, now: Millis) -> Lost<V> {
         if f.expires.is_some_and(|e| now >= e) {
             Lost::Timeout
         } else {

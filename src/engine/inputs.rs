@@ -14,7 +14,7 @@ use crate::proto::input::{check_response, read_input_request, InputKind, InputRe
 
 /// Why offering or answering stopped the wait.
 #[derive(Clone, Debug)]
-pub enum Stop<V> {
+pub(crate) enum Stop<V> {
     /// Input is needed that the library may not answer: give the status back as `input_required`.
     Return,
     /// End with this error.
@@ -54,7 +54,7 @@ struct Reading<V> {
 /// The desk for one wait (or one MRTR round). Every step is linear in the requests of the status at
 /// hand, up to a sort (thousands of requests in one status are handled without a quadratic pass).
 #[derive(Clone, Debug)]
-pub struct InputDesk<V> {
+pub(crate) struct InputDesk<V> {
     mode: InputMode,
     /// Every key asked (or answered before the wait began): never asked again during this wait.
     reserved: Vec<String>,
@@ -75,7 +75,7 @@ pub struct InputDesk<V> {
 
 impl<J: Json> InputDesk<J> {
     /// An empty desk answering through `mode`, reading `chunk` requests per step.
-    pub fn new(mode: InputMode, chunk: ReadChunk) -> Self {
+    pub(crate) fn new(mode: InputMode, chunk: ReadChunk) -> Self {
         Self {
             mode,
             chunk,
@@ -91,7 +91,7 @@ impl<J: Json> InputDesk<J> {
     }
 
     /// Marks `key` as already answered (e.g. before a restart): it is never asked during this wait.
-    pub fn reserve(&mut self, key: &str) {
+    pub(crate) fn reserve(&mut self, key: &str) {
         self.reserved.push(key.to_owned());
     }
 
@@ -101,7 +101,7 @@ impl<J: Json> InputDesk<J> {
     /// whatever the requests hold. Every request is read before any is handed out (a malformed one fails
     /// the status, and nothing is asked); when they are more than one chunk, `Ok` leaves the rest to
     /// [`Self::read_more`] (see [`Self::reading`]): the first chunk is read here.
-    pub fn offer(&mut self, requests: &[(String, J)], status: &J, out: &mut Queue<J>) -> Result<(), Stop<J>> {
+    pub(crate) fn offer(&mut self, requests: &[(String, J)], status: &J, out: &mut Queue<J>) -> Result<(), Stop<J>> {
         self.reading = None;
         if self.running > 0 {
             self.withdraw_missing(requests, out);
@@ -120,13 +120,13 @@ impl<J: Json> InputDesk<J> {
     }
 
     /// `true` while an offer's requests are being read (see [`Self::read_more`]).
-    pub fn reading(&self) -> bool {
+    pub(crate) fn reading(&self) -> bool {
         self.reading.is_some()
     }
 
     /// Reads the next chunk of the requests of the offer being read; once all are read, hands them out
     /// as [`Self::offer`] does. `Ok(true)`: none is left to read.
-    pub fn read_more(&mut self, out: &mut Queue<J>) -> Result<bool, Stop<J>> {
+    pub(crate) fn read_more(&mut self, out: &mut Queue<J>) -> Result<bool, Stop<J>> {
         let Some(r) = self.reading.as_mut() else { return Ok(true) };
         let from = r.parsed.len();
         let to = from.saturating_add(self.chunk.0.max(1)).min(r.pending.len());
@@ -182,7 +182,7 @@ impl<J: Json> InputDesk<J> {
     }
 
     /// Takes in what an ask resolved with. Late answers (for withdrawn asks) are ignored.
-    pub fn answer(&mut self, ask: AskId, value: &J, status: &J) -> Result<(), Stop<J>> {
+    pub(crate) fn answer(&mut self, ask: AskId, value: &J, status: &J) -> Result<(), Stop<J>> {
         let Ok(at) = self.asks.binary_search_by_key(&ask.0, |a| a.id.0) else { return Ok(()) };
         let Some(a) = self.asks.get_mut(at).filter(|a| !a.keys.is_empty()) else { return Ok(()) };
         let (round, function, keys) = (a.round, a.function, std::mem::take(&mut a.keys));
@@ -222,17 +222,17 @@ impl<J: Json> InputDesk<J> {
     }
 
     /// Completed rounds' answers, each to be sent in one request (a round may have none).
-    pub fn take_ready(&mut self) -> Vec<Vec<(String, J)>> {
+    pub(crate) fn take_ready(&mut self) -> Vec<Vec<(String, J)>> {
         std::mem::take(&mut self.ready)
     }
 
     /// `true` while some handler or function call is running.
-    pub fn busy(&self) -> bool {
+    pub(crate) fn busy(&self) -> bool {
         self.running > 0
     }
 
     /// Aborts every running ask (the wait is ending).
-    pub fn stop_all(&mut self, out: &mut Queue<J>) {
+    pub(crate) fn stop_all(&mut self, out: &mut Queue<J>) {
         for a in self.asks.drain(..).filter(|a| !a.keys.is_empty()) {
             out.push_back(Action::StopAsk { ask: a.id });
         }

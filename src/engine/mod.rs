@@ -5,36 +5,39 @@
 //! one timer for `wake_at`. The same machines run under simulated time in the native tests and under
 //! real timers in the wasm shell, so every timing rule of the contract is tested exactly.
 
-pub mod both;
-pub mod call;
-pub mod flights;
-pub mod inputs;
-pub mod outcome;
-pub mod retry;
+pub(crate) mod both;
+pub(crate) mod call;
+pub(crate) mod flights;
+pub(crate) mod inputs;
+pub(crate) mod outcome;
+pub(crate) mod retry;
 mod seen;
-pub mod settings;
-pub mod step;
-pub mod wait;
+pub(crate) mod settings;
+pub(crate) mod step;
+pub(crate) mod wait;
 
 use crate::proto::input::InputKind;
 use crate::proto::request::Call;
 use crate::proto::rpc::RequestEnd;
-pub use outcome::{Cause, ErrorKind, Outcome, TaskError};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use outcome::Cause;
+pub use outcome::ErrorKind;
+pub(crate) use outcome::{Outcome, TaskError};
 
 /// Milliseconds on the driver's monotonic clock.
-pub type Millis = u64;
+pub(crate) type Millis = u64;
 
 /// Identifies one request the machine asked the driver to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReqId(pub u32);
+pub(crate) struct ReqId(pub u32);
 
 /// Identifies one call of an input handler (or of the input function).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AskId(pub u32);
+pub(crate) struct AskId(pub u32);
 
 /// An input to a machine.
 #[derive(Clone, Debug)]
-pub enum Event<V> {
+pub(crate) enum Event<V> {
     /// Time passed (the timer armed for `wake_at` fired, or the driver just wants the machine to catch up).
     Tick,
     /// A request settled.
@@ -73,7 +76,7 @@ pub enum Event<V> {
 
 /// Which part of a call an abort signal governs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AbortScope {
+pub(crate) enum AbortScope {
     /// The whole call.
     All,
     /// Only the `tools/call` part of `callAndAwait` (its `callOptions.signal` when `awaitOptions` has
@@ -88,7 +91,7 @@ pub enum AbortScope {
 
 /// What the listen stream reported.
 #[derive(Clone, Debug)]
-pub enum StreamEvent<V> {
+pub(crate) enum StreamEvent<V> {
     /// One message (a JSON-RPC notification or the listen request's own response).
     Message(V),
     /// The stream ended.
@@ -101,7 +104,7 @@ pub enum StreamEvent<V> {
 
 /// An output of a machine, for the driver to carry out in order.
 #[derive(Clone, Debug)]
-pub enum Action<V> {
+pub(crate) enum Action<V> {
     /// Send this request; the driver reports its end as `Event::Reply`. `timeout_ms` is handed to the
     /// client as a hint; the machine enforces it itself through `wake_at`.
     Send {
@@ -171,7 +174,7 @@ pub enum Action<V> {
 
 /// How a machine ends.
 #[derive(Clone, Debug)]
-pub enum End<V> {
+pub(crate) enum End<V> {
     /// The call resolves with this outcome.
     Outcome(Outcome<V>),
     /// The call rejects with this value (the abort's reason, or what a callback threw).
@@ -179,7 +182,7 @@ pub enum End<V> {
 }
 
 /// The common face of every machine.
-pub trait Machine<V> {
+pub(crate) trait Machine<V> {
     /// Feeds one input at time `now`.
     fn handle(&mut self, now: Millis, event: Event<V>);
     /// The next output, if any.
@@ -190,7 +193,7 @@ pub trait Machine<V> {
 
 /// The actions a machine decided that the driver has not taken yet, oldest first (usually a few; one per
 /// input request when a status lists thousands: a ring buffer, so taking each is constant work).
-pub type Queue<V> = std::collections::VecDeque<Action<V>>;
+pub(crate) type Queue<V> = std::collections::VecDeque<Action<V>>;
 
 /// The next of a machine's queued actions; once they are all taken the queue's buffer is released (a
 /// machine that waits keeps none: memory per wait).

@@ -7,15 +7,15 @@ use crate::proto::rpc::{describe_failure, RpcError};
 use crate::text::decimal;
 
 /// Code of a wait or request that ran out of time (local, as in the official SDKs' RequestTimeout).
-pub const CODE_TIMEOUT: i64 = -32001;
+pub(crate) const CODE_TIMEOUT: i64 = -32001;
 /// Code of a request that failed without a JSON-RPC answer.
-pub const CODE_TRANSPORT: i64 = -32000;
+pub(crate) const CODE_TRANSPORT: i64 = -32000;
 /// Code of a server answer that breaks the protocol, and of a failed input handler.
-pub const CODE_INTERNAL: i64 = -32603;
+pub(crate) const CODE_INTERNAL: i64 = -32603;
 
 /// How a call ended, as its machine decided.
 #[derive(Clone, Debug)]
-pub enum Outcome<V> {
+pub(crate) enum Outcome<V> {
     /// `{tag: "ok", result}`: a tool result (direct, or a completed task's), as sent.
     Result(V),
     /// `{tag: "task", status}`: `tools/call` created a task.
@@ -94,7 +94,7 @@ impl ErrorKind {
 
 /// Why an error happened, in detail (`error.cause`).
 #[derive(Clone, Debug)]
-pub enum Cause<V> {
+pub(crate) enum Cause<V> {
     /// `{type: "timeout", status}`: the call's `timeoutMs` ran out; `status` is the last one read.
     Timeout {
         /// The last status read, if any.
@@ -150,6 +150,7 @@ pub enum Cause<V> {
     },
     /// `{type: "journal_failed", operation, error, status}`: the task journal's store failed (made by
     /// the shell's journal, never by a machine; the task is not cancelled).
+    #[cfg_attr(not(feature = "journal"), allow(dead_code))]
     JournalFailed {
         /// The store's function that failed: `get` (loading the entry) or `put`.
         operation: &'static str,
@@ -162,7 +163,7 @@ pub enum Cause<V> {
 
 /// An error outcome: `{code, message, data?, kind, cause?}`.
 #[derive(Clone, Debug)]
-pub struct TaskError<V> {
+pub(crate) struct TaskError<V> {
     /// JSON-RPC style code.
     pub code: i64,
     /// What happened.
@@ -177,7 +178,7 @@ pub struct TaskError<V> {
 
 impl<J: Json> TaskError<J> {
     /// The server answered `method` with a JSON-RPC error: passed through with kind `"server"`.
-    pub fn rpc(method: &'static str, e: RpcError<J>) -> Self {
+    pub(crate) fn rpc(method: &'static str, e: RpcError<J>) -> Self {
         Self {
             code: e.code,
             message: e.message,
@@ -188,7 +189,7 @@ impl<J: Json> TaskError<J> {
     }
 
     /// `request` rejected with something that is not a JSON-RPC error.
-    pub fn transport(method: &'static str, error: J) -> Self {
+    pub(crate) fn transport(method: &'static str, error: J) -> Self {
         let mut data = vec![("method", J::string(method))];
         for key in ["status", "body", "exitCode", "signal", "stderr"] {
             if let Some(v) = error.get(key) {
@@ -205,7 +206,7 @@ impl<J: Json> TaskError<J> {
     }
 
     /// The answer to `method` broke the protocol.
-    pub fn protocol(method: &'static str, message: String, response: J) -> Self {
+    pub(crate) fn protocol(method: &'static str, message: String, response: J) -> Self {
         Self {
             code: CODE_INTERNAL,
             message,
@@ -216,7 +217,7 @@ impl<J: Json> TaskError<J> {
     }
 
     /// The call ran out of `timeout_ms`; `subject` names what was waited for (e.g. `("taskId", id)`).
-    pub fn timeout(subject: (&str, &str), timeout_ms: u64, status: Option<J>) -> Self {
+    pub(crate) fn timeout(subject: (&str, &str), timeout_ms: u64, status: Option<J>) -> Self {
         let (key, value) = subject;
         let what = if key == "taskId" { ["task ", value].concat() } else { ["tool ", value].concat() };
         Self {
@@ -229,7 +230,12 @@ impl<J: Json> TaskError<J> {
     }
 
     /// One request outlived its own `requestTimeoutMs` (shorter than the time left).
-    pub fn request_timeout(subject: (&str, &str), method: &'static str, timeout_ms: u64, status: Option<J>) -> Self {
+    pub(crate) fn request_timeout(
+        subject: (&str, &str),
+        method: &'static str,
+        timeout_ms: u64,
+        status: Option<J>,
+    ) -> Self {
         let (key, value) = subject;
         Self {
             code: CODE_TIMEOUT,
@@ -245,7 +251,7 @@ impl<J: Json> TaskError<J> {
     }
 
     /// The task ended `failed` with this JSON-RPC error.
-    pub fn task_failed(e: RpcError<J>, status: J) -> Self {
+    pub(crate) fn task_failed(e: RpcError<J>, status: J) -> Self {
         Self {
             code: e.code,
             message: e.message,
@@ -256,7 +262,7 @@ impl<J: Json> TaskError<J> {
     }
 
     /// An input handler (key `Some`) or the input function (key `None`) failed for `reason`.
-    pub fn input_handler(key: Option<String>, reason: J, status: J) -> Self {
+    pub(crate) fn input_handler(key: Option<String>, reason: J, status: J) -> Self {
         let message = match &key {
             Some(k) => ["the input handler for \"", k.as_str(), "\" did not answer"].concat(),
             None => "the input function did not answer".to_owned(),
@@ -271,7 +277,7 @@ impl<J: Json> TaskError<J> {
     }
 
     /// The task expired: past its TTL the server answered `tasks/get` with this error (`-32602`).
-    pub fn expired(e: RpcError<J>, status: Option<J>) -> Self {
+    pub(crate) fn expired(e: RpcError<J>, status: Option<J>) -> Self {
         Self {
             code: e.code,
             message: e.message,
@@ -282,7 +288,7 @@ impl<J: Json> TaskError<J> {
     }
 
     /// `listen: true` with a client that has no `listen` function.
-    pub fn listen_unsupported() -> Self {
+    pub(crate) fn listen_unsupported() -> Self {
         Self {
             code: CODE_TRANSPORT,
             message: "listen: true needs a client with a listen function; this client has none".to_owned(),
@@ -293,7 +299,7 @@ impl<J: Json> TaskError<J> {
     }
 
     /// The `error` object.
-    pub fn to_json(&self) -> J {
+    pub(crate) fn to_json(&self) -> J {
         let mut fields = vec![("code", J::number(self.code as f64)), ("message", J::string(&self.message))];
         if let Some(d) = &self.data {
             fields.push(("data", d.clone()));
@@ -308,7 +314,7 @@ impl<J: Json> TaskError<J> {
 
 impl<J: Json> Cause<J> {
     /// The `cause` object.
-    pub fn to_json(&self) -> J {
+    pub(crate) fn to_json(&self) -> J {
         let or_null = |s: &Option<J>| s.clone().unwrap_or_else(J::null);
         let (kind, mut fields): (&str, Vec<(&str, J)>) = match self {
             Self::Timeout { status } => ("timeout", vec![("status", or_null(status))]),
@@ -344,8 +350,9 @@ impl<J: Json> Cause<J> {
 }
 
 impl<J: Json> Outcome<J> {
-    /// The tagged outcome object.
-    pub fn to_json(&self) -> J {
+    /// The tagged outcome object (what the JS face resolves with and the journal broadcasts).
+    #[cfg(any(not(target_arch = "wasm32"), feature = "js", feature = "journal"))]
+    pub(crate) fn to_json(&self) -> J {
         let tagged = |tag: &str, field: Option<(&str, &J)>| {
             let mut fields = vec![("tag", J::string(tag))];
             match self {

@@ -5,19 +5,19 @@ use super::settings::RETRY_BASE_MS;
 
 /// The backoff schedule of one machine.
 #[derive(Clone, Debug)]
-pub struct Backoff {
+pub(crate) struct Backoff {
     state: u64,
 }
 
 impl Backoff {
     /// A schedule whose jitter comes from `seed`.
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         Self { state: seed | 1 }
     }
 
     /// The wait before re-issue number `attempt` (1 for the first): `250·2^(attempt−1)` ms plus a random
     /// share of up to half of that again, and never less than the transport's `Retry-After`.
-    pub fn delay(&mut self, attempt: u32, retry_after: Option<u64>) -> u64 {
+    pub(crate) fn delay(&mut self, attempt: u32, retry_after: Option<u64>) -> u64 {
         let base = RETRY_BASE_MS.saturating_mul(1u64 << attempt.saturating_sub(1).min(30));
         let jitter = self.next() % (base / 2 + 1);
         base.saturating_add(jitter).max(retry_after.unwrap_or(0))

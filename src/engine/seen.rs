@@ -8,7 +8,7 @@ use crate::proto::task::{is_stale, updated_at, TaskState, TaskView};
 
 /// The latest status, as a wait keeps it.
 #[derive(Debug)]
-pub struct Seen<V> {
+pub(crate) struct Seen<V> {
     /// The status object (what `onStatus` was given; the status of an error outcome).
     pub object: V,
     /// When it was observed.
@@ -29,7 +29,7 @@ pub struct Seen<V> {
 
 impl<V> Seen<V> {
     /// Keeps `view`, observed at `at`, whose interval is `interval`.
-    pub fn new(view: TaskView<V>, at: Millis, interval: u64, lacks_payload: bool) -> Self {
+    pub(crate) fn new(view: TaskView<V>, at: Millis, interval: u64, lacks_payload: bool) -> Self {
         Self {
             updated: updated_at(&view),
             state: view.state,
@@ -44,13 +44,13 @@ impl<V> Seen<V> {
 
     /// `true` when `view` says nothing an observer would call new: same state, same message, same
     /// outstanding input keys. `lastUpdatedAt` is ignored (some servers bump it on every read).
-    pub fn same_status(&self, view: &TaskView<V>) -> bool {
+    pub(crate) fn same_status(&self, view: &TaskView<V>) -> bool {
         let keys = view.input_requests.iter().flatten().map(|(k, _)| k);
         self.state == view.state && self.status_message == view.status_message && self.keys.iter().eq(keys)
     }
 
     /// `true` when `view` is provably older than this status by `lastUpdatedAt` (see [`is_stale`]).
-    pub fn is_newer_than(&self, view: &TaskView<V>) -> bool {
+    pub(crate) fn is_newer_than(&self, view: &TaskView<V>) -> bool {
         is_stale(view, self.updated)
     }
 }

@@ -3,27 +3,27 @@
 use crate::proto::input::InputKind;
 
 /// Default bound of a whole call or wait (`timeoutMs`).
-pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 /// Default interval between polls when the server sends no `pollIntervalMs`.
-pub const DEFAULT_POLL_INTERVAL_MS: u64 = 1_000;
+pub(crate) const DEFAULT_POLL_INTERVAL_MS: u64 = 1_000;
 /// Default floor under any poll interval.
-pub const DEFAULT_MIN_POLL_INTERVAL_MS: u64 = 100;
+pub(crate) const DEFAULT_MIN_POLL_INTERVAL_MS: u64 = 100;
 /// Bound of the best-effort `tasks/cancel` sent on abort when no request timeout is set.
-pub const DETACHED_CANCEL_TIMEOUT_MS: u64 = 5_000;
+pub(crate) const DETACHED_CANCEL_TIMEOUT_MS: u64 = 5_000;
 /// Default ceiling over any poll interval (`maxPollIntervalMs`).
-pub const DEFAULT_MAX_POLL_INTERVAL_MS: u64 = 60_000;
+pub(crate) const DEFAULT_MAX_POLL_INTERVAL_MS: u64 = 60_000;
 /// Default number of times a transiently failed idempotent request is re-issued (`retries`).
-pub const DEFAULT_RETRIES: u32 = 3;
+pub(crate) const DEFAULT_RETRIES: u32 = 3;
 /// Default time an open, silent listen stream may go without a safety read (`listenCheckMs`).
-pub const DEFAULT_LISTEN_CHECK_MS: u64 = 30_000;
+pub(crate) const DEFAULT_LISTEN_CHECK_MS: u64 = 30_000;
 /// The first backoff before re-issuing a request; it doubles with every further attempt.
-pub const RETRY_BASE_MS: u64 = 250;
+pub(crate) const RETRY_BASE_MS: u64 = 250;
 /// A re-issue is made only when at least this much time is left before the deadline once its backoff
 /// ends (less could only end in the timeout); otherwise the wait ends at once with the failure.
-pub const RETRY_MIN_LEFT_MS: u64 = 100;
+pub(crate) const RETRY_MIN_LEFT_MS: u64 = 100;
 
 /// How many input requests of one status are read in one step by default (see [`ReadChunk`]).
-pub const DEFAULT_READ_CHUNK: usize = 64;
+pub(crate) const DEFAULT_READ_CHUNK: usize = 64;
 
 /// How many input requests of one status a machine reads in one step. A status listing more is read
 /// over several steps, an [`Action::Continue`](super::Action::Continue) between two of them, so that a
@@ -33,7 +33,7 @@ pub const DEFAULT_READ_CHUNK: usize = 64;
 /// the machine takes no other input before that. Tests set it small, to reach that path with few
 /// requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReadChunk(pub usize);
+pub(crate) struct ReadChunk(pub usize);
 
 impl Default for ReadChunk {
     fn default() -> Self {
@@ -43,7 +43,7 @@ impl Default for ReadChunk {
 
 /// A call's time limits, shared by every machine: its deadline and each request's timeout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeLimits {
+pub(crate) struct TimeLimits {
     /// The deadline: the bound of the whole call (`None`: no deadline).
     pub deadline_ms: Option<u64>,
     /// The bound of each request (`None`: only the time left bounds it).
@@ -58,7 +58,7 @@ impl Default for TimeLimits {
 
 /// Which input handlers the application supplied.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HandlerSet {
+pub(crate) struct HandlerSet {
     /// `form`.
     pub form: bool,
     /// `url`.
@@ -71,7 +71,7 @@ pub struct HandlerSet {
 
 impl HandlerSet {
     /// `true` when a handler for `kind` exists.
-    pub fn has(self, kind: InputKind) -> bool {
+    pub(crate) fn has(self, kind: InputKind) -> bool {
         match kind {
             InputKind::Form => self.form,
             InputKind::Url => self.url,
@@ -83,7 +83,7 @@ impl HandlerSet {
 
 /// Where answers to input requests come from (the `input` option).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputMode {
+pub(crate) enum InputMode {
     /// The client's `inputHandlers` (the default).
     Handlers(HandlerSet),
     /// Never answer: give the `input_required` status back at once.
@@ -100,7 +100,7 @@ impl Default for InputMode {
 
 /// How transiently failed idempotent requests are re-issued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Retry {
+pub(crate) struct Retry {
     /// At most this many re-issues in a row (a success resets the count).
     pub retries: u32,
     /// Seed of the jitter added to every backoff (the shell draws it at random; tests fix it).
@@ -115,7 +115,7 @@ impl Default for Retry {
 
 /// Options of `awaitTask`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WaitSettings {
+pub(crate) struct WaitSettings {
     /// Time bounds.
     pub limits: TimeLimits,
     /// Interval used when the server sends none.

@@ -13,7 +13,7 @@ use crate::proto::task::{read_task, Source};
 
 /// The single-request machine.
 #[derive(Debug)]
-pub struct Step<V> {
+pub(crate) struct Step<V> {
     task_id: String,
     call: Call<V>,
     timeout_ms: Option<u64>,
@@ -29,7 +29,7 @@ pub struct Step<V> {
 
 impl<J: Json> Step<J> {
     /// Sends `call` (a `tasks/get`, `tasks/update` or `tasks/cancel` for `task_id`) at `now`.
-    pub fn new(call: Call<J>, task_id: String, limits: TimeLimits, retry: Retry, now: Millis) -> Self {
+    pub(crate) fn new(call: Call<J>, task_id: String, limits: TimeLimits, retry: Retry, now: Millis) -> Self {
         let deadline = limits.deadline_ms.map(|t| later(now, t));
         let mut s = Self {
             task_id,

@@ -6,7 +6,7 @@ use crate::json::{Json, Kind};
 
 /// What a `tools/call` result means.
 #[derive(Clone, Debug)]
-pub enum CallReply<V> {
+pub(crate) enum CallReply<V> {
     /// `resultType` `"complete"` or absent: the CallToolResult, as sent.
     Complete(V),
     /// `resultType` `"task"`: a task was created.
@@ -17,7 +17,7 @@ pub enum CallReply<V> {
 
 /// An MRTR `InputRequiredResult`.
 #[derive(Clone, Debug)]
-pub struct Mrtr<V> {
+pub(crate) struct Mrtr<V> {
     /// `inputRequests` as `(key, request)` pairs (empty when absent).
     pub requests: Vec<(String, V)>,
     /// `requestState`, echoed verbatim on the retry.
@@ -27,7 +27,7 @@ pub struct Mrtr<V> {
 }
 
 /// Reads a `tools/call` result. `Err` names the protocol problem.
-pub fn read_call_result<J: Json>(value: J) -> Result<CallReply<J>, String> {
+pub(crate) fn read_call_result<J: Json>(value: J) -> Result<CallReply<J>, String> {
     if !value.is_object() {
         return Err("tools/call answered with a result that is not an object".to_owned());
     }

@@ -7,11 +7,11 @@ use crate::text::decimal;
 /// what a wait holds for a server (one reserved key, and at most one running handler call, per request)
 /// and keeps the work on one status short (10 000 are read a chunk at a time, see
 /// [`ReadChunk`](crate::engine::settings::ReadChunk), and handled in linear passes).
-pub const MAX_INPUT_REQUESTS: usize = 10_000;
+pub(crate) const MAX_INPUT_REQUESTS: usize = 10_000;
 
 /// The entries of an `inputRequests` object; `Err` when it lists more than [`MAX_INPUT_REQUESTS`] (counted
 /// before any is read; `who`: what listed them, for the message), `Ok(None)` when it cannot be read.
-pub fn input_entries<J: Json>(who: &str, requests: &J) -> Result<Option<Vec<(String, J)>>, String> {
+pub(crate) fn input_entries<J: Json>(who: &str, requests: &J) -> Result<Option<Vec<(String, J)>>, String> {
     let n = requests.key_count().unwrap_or_default();
     if n > MAX_INPUT_REQUESTS {
         return Err([who, " lists ", &decimal(n as u64), " input requests, more than 10000"].concat());
@@ -21,7 +21,7 @@ pub fn input_entries<J: Json>(who: &str, requests: &J) -> Result<Option<Vec<(Str
 
 /// Which application handler answers a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputKind {
+pub(crate) enum InputKind {
     /// `elicitation/create` in form mode (the default mode).
     Form,
     /// `elicitation/create` in url mode.
@@ -33,8 +33,9 @@ pub enum InputKind {
 }
 
 impl InputKind {
-    /// The handler's name in `inputHandlers`.
-    pub fn handler_name(self) -> &'static str {
+    /// The handler's name in `inputHandlers` (for the tests' traces).
+    #[cfg(any(all(test, not(target_arch = "wasm32")), feature = "fuzzing"))]
+    pub(crate) fn handler_name(self) -> &'static str {
         match self {
             Self::Form => "form",
             Self::Url => "url",
@@ -46,7 +47,7 @@ impl InputKind {
 
 /// One outstanding request.
 #[derive(Clone, Debug)]
-pub struct InputRequest<V> {
+pub(crate) struct InputRequest<V> {
     /// The key it is answered under.
     pub key: String,
     /// The handler kind, or `None` when no handler kind exists for it (an unknown method or mode).
@@ -60,7 +61,7 @@ pub struct InputRequest<V> {
 /// promised their params) and a url-mode elicitation whose `url` is not a safe web URL (`http:` or
 /// `https:`, with a host, without credentials; see [`Json::is_safe_web_url`]). A `roots/list` request
 /// without `params` hands its handler `{}`.
-pub fn read_input_request<J: Json>(key: &str, value: &J) -> Result<InputRequest<J>, String> {
+pub(crate) fn read_input_request<J: Json>(key: &str, value: &J) -> Result<InputRequest<J>, String> {
     let named = |what: &str| ["input request \"", key, "\" ", what].concat();
     if !value.is_object() {
         return Err(named("is not an object"));
@@ -102,7 +103,7 @@ pub fn read_input_request<J: Json>(key: &str, value: &J) -> Result<InputRequest<
 }
 
 /// Checks an answer for a request of `kind` before it is sent; `Err` says what is wrong.
-pub fn check_response<J: Json>(kind: InputKind, response: &J) -> Result<(), String> {
+pub(crate) fn check_response<J: Json>(kind: InputKind, response: &J) -> Result<(), String> {
     match kind {
         InputKind::Form | InputKind::Url => check_elicit_result(response),
         InputKind::Sampling => check_create_message_result(response),
@@ -112,7 +113,7 @@ pub fn check_response<J: Json>(kind: InputKind, response: &J) -> Result<(), Stri
 
 /// An `ElicitResult`: `action` is `"accept"`, `"decline"` or `"cancel"`; `content` only with `accept`,
 /// an object of strings, numbers, booleans or string arrays.
-pub fn check_elicit_result<J: Json>(v: &J) -> Result<(), String> {
+pub(crate) fn check_elicit_result<J: Json>(v: &J) -> Result<(), String> {
     if !v.is_object() {
         return Err("an elicitation result must be an object".to_owned());
     }
@@ -152,7 +153,7 @@ pub fn check_elicit_result<J: Json>(v: &J) -> Result<(), String> {
 
 /// A `CreateMessageResult`: `role` `"user"`/`"assistant"`, `content` a block or an array of blocks
 /// (objects with a string `type`), and a string `model`.
-pub fn check_create_message_result<J: Json>(v: &J) -> Result<(), String> {
+pub(crate) fn check_create_message_result<J: Json>(v: &J) -> Result<(), String> {
     if !v.is_object() {
         return Err("a sampling result must be an object".to_owned());
     }
@@ -173,7 +174,7 @@ pub fn check_create_message_result<J: Json>(v: &J) -> Result<(), String> {
 }
 
 /// A `ListRootsResult`: `roots` is an array of objects whose `uri` is a `file://` URI (`name` optional).
-pub fn check_list_roots_result<J: Json>(v: &J) -> Result<(), String> {
+pub(crate) fn check_list_roots_result<J: Json>(v: &J) -> Result<(), String> {
     let Some(roots) = v.get("roots").and_then(|r| r.items()) else {
         return Err("a roots result needs roots: an array".to_owned());
     };

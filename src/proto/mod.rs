@@ -1,12 +1,12 @@
 //! The wire protocol a Tasks client speaks (MCP 2026-07-28 with `io.modelcontextprotocol/tasks`):
 //! reading and checking what servers send, and building what the client sends. No I/O, no clock.
 
-pub mod call_result;
-pub mod input;
-pub mod request;
-pub mod rpc;
-pub mod task;
-pub mod time;
+pub(crate) mod call_result;
+pub(crate) mod input;
+pub(crate) mod request;
+pub(crate) mod rpc;
+pub(crate) mod task;
+pub(crate) mod time;
 
 /// The extension identifier declared in client capabilities and advertised by servers.
 ///
@@ -17,4 +17,4 @@ pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// `_meta` key of the client capabilities, required on every request. (The protocol version, the client
 /// info and the listen subscription id are added and read by the JS clients: `js/channel.js`,
 /// `js/direct.js`.)
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(crate) const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";

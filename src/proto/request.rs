@@ -4,9 +4,10 @@
 use super::{META_CLIENT_CAPABILITIES, TASKS_EXTENSION};
 use crate::json::{Json, Kind};
 
-/// A request the engine asks the transport to send.
+/// A request the engine asks the transport to send (its variants named after the methods).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Call<V> {
+#[allow(clippy::enum_variant_names)]
+pub(crate) enum Call<V> {
     /// `tools/call` (with `inputResponses` and `requestState` on an MRTR retry).
     ToolsCall {
         /// The tool name.
@@ -51,7 +52,7 @@ pub enum Call<V> {
 
 impl<V> Call<V> {
     /// The JSON-RPC method name.
-    pub fn method(&self) -> &'static str {
+    pub(crate) fn method(&self) -> &'static str {
         match self {
             Self::ToolsCall { .. } => "tools/call",
             Self::GetTask { .. } => "tasks/get",
@@ -64,7 +65,7 @@ impl<V> Call<V> {
 
 impl<J: Json> Call<J> {
     /// The request's `params`, with `_meta` carrying `capabilities` (already merged with the extension).
-    pub fn params(&self, capabilities: &J) -> J {
+    pub(crate) fn params(&self, capabilities: &J) -> J {
         let meta = ("_meta", J::object(vec![(META_CLIENT_CAPABILITIES, capabilities.clone())]));
         let mut fields: Vec<(&str, J)> = Vec::new();
         match self {
@@ -100,7 +101,7 @@ impl<J: Json> Call<J> {
 
 /// Deep-merges two values: objects merge key by key (recursively), anything else is replaced by `over`.
 /// Neither input is modified.
-pub fn deep_merge<J: Json>(base: &J, over: &J) -> J {
+pub(crate) fn deep_merge<J: Json>(base: &J, over: &J) -> J {
     if !(base.is_object() && over.is_object()) {
         return over.clone();
     }
@@ -115,7 +116,7 @@ pub fn deep_merge<J: Json>(base: &J, over: &J) -> J {
 }
 
 /// `base` (or `{}`) deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`.
-pub fn with_tasks_extension<J: Json>(base: Option<&J>) -> J {
+pub(crate) fn with_tasks_extension<J: Json>(base: Option<&J>) -> J {
     let declaration = J::object(vec![("extensions", J::object(vec![(TASKS_EXTENSION, J::object(vec![]))]))]);
     match base {
         Some(b) if b.is_object() => deep_merge(b, &declaration),
@@ -124,7 +125,7 @@ pub fn with_tasks_extension<J: Json>(base: Option<&J>) -> J {
 }
 
 /// `true` when a `server/discover` result (or its `capabilities`) advertises the tasks extension.
-pub fn server_supports<J: Json>(value: &J) -> bool {
+pub(crate) fn server_supports<J: Json>(value: &J) -> bool {
     let caps = value.get("capabilities").filter(Json::is_object).unwrap_or_else(|| value.clone());
     caps.get("extensions").and_then(|e| e.get(TASKS_EXTENSION)).is_some_and(|d| d.kind() != Kind::Null)
 }

@@ -4,7 +4,7 @@ use crate::json::{as_integer, Json, Kind};
 
 /// A JSON-RPC error object `{code, message, data?}`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RpcError<V> {
+pub(crate) struct RpcError<V> {
     /// The integer error code.
     pub code: i64,
     /// The human-readable message.
@@ -15,7 +15,7 @@ pub struct RpcError<V> {
 
 /// How a request ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum RequestEnd<V> {
+pub(crate) enum RequestEnd<V> {
     /// The server answered with a `result` (the value `request` resolved with).
     Result(V),
     /// The server answered with a JSON-RPC error.
@@ -26,7 +26,7 @@ pub enum RequestEnd<V> {
 
 /// Reads a JSON-RPC error object: a plain object with an integer `code` and a string `message`.
 /// A host exception (e.g. a `DOMException`, which has a numeric `code`) is never one.
-pub fn read_rpc_error<J: Json>(value: &J) -> Option<RpcError<J>> {
+pub(crate) fn read_rpc_error<J: Json>(value: &J) -> Option<RpcError<J>> {
     if value.is_exception() || value.kind() != Kind::Object {
         return None;
     }
@@ -37,7 +37,7 @@ pub fn read_rpc_error<J: Json>(value: &J) -> Option<RpcError<J>> {
 
 /// Sorts the value a `request` promise rejected with: a JSON-RPC error object means the server
 /// answered with an error; anything else is a transport failure.
-pub fn read_rejection<J: Json>(value: J) -> RequestEnd<J> {
+pub(crate) fn read_rejection<J: Json>(value: J) -> RequestEnd<J> {
     match read_rpc_error(&value) {
         Some(e) => RequestEnd::RpcError(e),
         None => RequestEnd::Transport(value),
@@ -45,7 +45,7 @@ pub fn read_rejection<J: Json>(value: J) -> RequestEnd<J> {
 }
 
 /// A short description of a transport rejection: its `message` when it has one, else the string itself.
-pub fn describe_failure<J: Json>(value: &J) -> String {
+pub(crate) fn describe_failure<J: Json>(value: &J) -> String {
     if let Some(s) = value.as_str() {
         return s;
     }
@@ -62,7 +62,7 @@ pub fn describe_failure<J: Json>(value: &J) -> String {
 /// a broken stream, a timeout, HTTP 5xx, 408 or 429. An HTTP 4xx answer without a JSON-RPC error
 /// (a `status` between 400 and 499) is not: sending the same request again would get the same answer;
 /// nor is a rejection marked `retryable: false` (a closed channel, an exited process).
-pub fn is_transient<J: Json>(error: &J) -> bool {
+pub(crate) fn is_transient<J: Json>(error: &J) -> bool {
     if error.get("retryable").and_then(|r| r.as_bool()) == Some(false) {
         return false; // e.g. a channel that closed: the same request can only fail again
     }
@@ -73,6 +73,6 @@ pub fn is_transient<J: Json>(error: &J) -> bool {
 }
 
 /// The `Retry-After` a transport exposes on its rejection, as `retryAfterMs` (a non-negative number).
-pub fn retry_after_ms<J: Json>(error: &J) -> Option<u64> {
+pub(crate) fn retry_after_ms<J: Json>(error: &J) -> Option<u64> {
     error.get_f64("retryAfterMs").filter(|n| *n >= 0.0 && n.is_finite()).map(|n| n.ceil() as u64)
 }

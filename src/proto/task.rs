@@ -70,7 +70,7 @@ impl TaskState {
 
 /// Where a task object came from; decides how `resultType` is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// A `CreateTaskResult` (`resultType` was already checked to be `"task"`).
     Created,
     /// A `tasks/get` result: `resultType` absent or `"complete"`; `"task"` is accepted leniently
@@ -82,7 +82,7 @@ pub enum Source {
 
 /// A task status as the engine needs it, plus the status object handed to the application.
 #[derive(Clone, Debug)]
-pub struct TaskView<V> {
+pub(crate) struct TaskView<V> {
     /// `taskId`.
     pub task_id: String,
     /// `status`.
@@ -110,7 +110,7 @@ pub struct TaskView<V> {
 }
 
 /// The Task fields copied into a status object, in this order.
-pub const TASK_FIELDS: [&str; 10] = [
+pub(crate) const TASK_FIELDS: [&str; 10] = [
     "taskId",
     "status",
     "statusMessage",
@@ -124,7 +124,7 @@ pub const TASK_FIELDS: [&str; 10] = [
 ];
 
 /// Reads a task object. `Err` carries a message naming the problem.
-pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, String> {
+pub(crate) fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, String> {
     if !value.is_object() {
         return Err("the task is not an object".to_owned());
     }
@@ -177,14 +177,14 @@ pub fn read_task<J: Json>(value: &J, source: Source) -> Result<TaskView<J>, Stri
 
 /// `lastUpdatedAt`, parsed (see [`parse_rfc3339`](super::time::parse_rfc3339)); `None` when absent or
 /// unparsable.
-pub fn updated_at<V>(view: &TaskView<V>) -> Option<(i64, u32)> {
+pub(crate) fn updated_at<V>(view: &TaskView<V>) -> Option<(i64, u32)> {
     view.last_updated_at.as_deref().and_then(super::time::parse_rfc3339)
 }
 
 /// `true` when `newer` is provably older than a status last updated at `current` (its
 /// [`updated_at`]): both parse and `newer`'s is earlier. Used to drop stale snapshots when a
 /// notification and a poll interleave.
-pub fn is_stale<V>(newer: &TaskView<V>, current: Option<(i64, u32)>) -> bool {
+pub(crate) fn is_stale<V>(newer: &TaskView<V>, current: Option<(i64, u32)>) -> bool {
     match (updated_at(newer), current) {
         (Some(n), Some(c)) => n < c,
         _ => false,
@@ -194,7 +194,7 @@ pub fn is_stale<V>(newer: &TaskView<V>, current: Option<(i64, u32)>) -> bool {
 /// How long, in ms, the task had existed when `view` was taken, as far as the server's own clock says
 /// (`lastUpdatedAt − createdAt`, at least 0; 0 when either does not parse). Using only server
 /// timestamps keeps clock skew between client and server out of the TTL backstop.
-pub fn age_ms<V>(view: &TaskView<V>) -> f64 {
+pub(crate) fn age_ms<V>(view: &TaskView<V>) -> f64 {
     match (view.created_at.as_deref().and_then(super::time::parse_rfc3339), updated_at(view)) {
         (Some(c), Some(u)) if u > c => (u.0 - c.0) as f64 * 1e3 + (f64::from(u.1) - f64::from(c.1)) / 1e6,
         _ => 0.0,

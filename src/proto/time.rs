@@ -4,7 +4,7 @@
 /// Seconds since the Unix epoch and the nanoseconds within that second (so the pair orders as the
 /// instant does) for an RFC 3339 date-time, or `None` when it does not parse. A pair rather than one
 /// `i128` of nanoseconds: 128-bit arithmetic would link its own multiply routine into the wasm build.
-pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
+pub(crate) fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     let b = s.as_bytes();
     let num = |from: usize, len: usize| -> Option<i64> {
         let part = b.get(from..from + len)?;

@@ -123,7 +123,7 @@ impl Handlers {
 
 /// The callbacks of one part of a call (`callAndAwait` has two: the call's, then the wait's).
 #[derive(Clone, Default)]
-pub struct Callbacks {
+pub(crate) struct Callbacks {
     /// `onStatus`.
     pub on_status: Option<StatusFn>,
     /// The input handlers.

@@ -12,16 +12,16 @@ extern "C" {
 }
 
 /// Milliseconds on the monotonic clock (rounded down).
-pub fn now() -> Millis {
+pub(crate) fn now() -> Millis {
     millis(now_ms())
 }
 
 /// A reading of [`now_ms`] in whole milliseconds (rounded down).
-pub fn millis(t: f64) -> Millis {
+pub(crate) fn millis(t: f64) -> Millis {
     t.max(0.0) as Millis
 }
 
 /// Milliseconds on the monotonic clock, as `performance.now()` gives them.
-pub fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     performance_now()
 }

@@ -9,7 +9,7 @@ use wasm_bindgen::JsValue;
 
 /// How a call ended, for the application.
 #[derive(Debug)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// The engine's outcome (results, statuses and responses the very JS values that arrived).
     Engine(EngineOutcome<JsValue>),
     /// The tagged outcome object another waiter of the task (another tab or worker) broadcast, as it
@@ -42,17 +42,19 @@ impl Rejection {
 }
 
 /// What every call ends with: how it ended, or why it rejects.
-pub type End = Result<Outcome, Rejection>;
+pub(crate) type End = Result<Outcome, Rejection>;
 
 /// A call on its way (one boxed future, whatever the call).
-pub type CallFuture = Pin<Box<dyn Future<Output = End>>>;
+pub(crate) type CallFuture = Pin<Box<dyn Future<Output = End>>>;
 
+#[cfg(feature = "js")]
 /// A JS export's call on its way: its tagged outcome object, or what it rejects with.
-pub type JsCallFuture = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
+pub(crate) type JsCallFuture = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
 impl Outcome {
+    #[cfg(feature = "js")]
     /// The tagged outcome object.
-    pub fn into_js(self) -> JsValue {
+    pub(crate) fn into_js(self) -> JsValue {
         match self {
             Outcome::Engine(o) => o.to_json(),
             #[cfg(feature = "journal")]
@@ -61,12 +63,13 @@ impl Outcome {
     }
 }
 
+#[cfg(feature = "js")]
 /// The JS settlement of a call that started (or of its invalid argument): the tagged
 /// outcome object, or the rejection. One boxed future for every call (not inlined: each JS export's
 /// own future holds its arguments or this box, nothing more, and its code is a call and a poll — code
 /// size and memory per call).
 #[inline(never)]
-pub fn js_call(started: Result<CallFuture, Rejection>) -> JsCallFuture {
+pub(crate) fn js_call(started: Result<CallFuture, Rejection>) -> JsCallFuture {
     match started {
         Err(e) => Box::pin(std::future::ready(Err(e.into_js()))),
         Ok(run) => Box::pin(async move { run.await.map(Outcome::into_js).map_err(Rejection::into_js) }),

@@ -9,14 +9,14 @@ use wasm_bindgen::JsValue;
 
 /// Events pushed to a run from outside its poll (abort listeners), and by the driver itself.
 #[derive(Default)]
-pub struct Inbox {
+pub(crate) struct Inbox {
     events: RefCell<VecDeque<Event<JsValue>>>,
     waker: RefCell<Option<Waker>>,
 }
 
 impl Inbox {
     /// Queues `event` and wakes the run.
-    pub fn push(&self, event: Event<JsValue>) {
+    pub(crate) fn push(&self, event: Event<JsValue>) {
         self.events.borrow_mut().push_back(event);
         let waker = self.waker.borrow_mut().take();
         if let Some(w) = waker {
@@ -25,7 +25,7 @@ impl Inbox {
     }
 
     /// The next event pushed: `Pending` until there is one (the push wakes `cx`).
-    pub fn poll_next(&self, cx: &mut Context<'_>) -> Poll<Event<JsValue>> {
+    pub(crate) fn poll_next(&self, cx: &mut Context<'_>) -> Poll<Event<JsValue>> {
         match self.pop() {
             Some(e) => Poll::Ready(e),
             None => {

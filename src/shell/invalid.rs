@@ -10,41 +10,43 @@ use std::borrow::Cow;
 
 /// An invalid argument of a call, with its message.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidArgument(Cow<'static, str>);
+pub(crate) struct InvalidArgument(Cow<'static, str>);
 
 impl InvalidArgument {
     /// `updateTask`'s responses that are not a map (the same message in both APIs).
-    pub const RESPONSES: InvalidArgument = InvalidArgument::rule("responses must be an object (key → response)");
+    pub(crate) const RESPONSES: InvalidArgument = InvalidArgument::rule("responses must be an object (key → response)");
 
     /// A rule broken, in its one message (e.g. "options must be an object").
-    pub const fn rule(message: &'static str) -> Self {
+    pub(crate) const fn rule(message: &'static str) -> Self {
         Self(Cow::Borrowed(message))
     }
 
     /// A field that is not what it must be: "`field` `rule`" ("retries" + "must be a whole number, at
     /// least 0").
-    pub fn field(field: &'static str, rule: &'static str) -> Self {
+    pub(crate) fn field(field: &'static str, rule: &'static str) -> Self {
         Self(Cow::Owned([field, " ", rule].concat()))
     }
 
-    /// An argument that must be a non-empty string: "the `what` must be a non-empty string".
-    pub fn empty(what: &'static str) -> Self {
+    /// An argument that must be a non-empty string: "the `what` must be a non-empty string" (the JS
+    /// face's names and task ids; Rust's are `&str`).
+    #[cfg(feature = "js")]
+    pub(crate) fn empty(what: &'static str) -> Self {
         Self(Cow::Owned(["the ", what, " must be a non-empty string"].concat()))
     }
 
     /// The task to await is not one: what the protocol's reading of it found.
-    pub fn task(message: String) -> Self {
+    pub(crate) fn task(message: String) -> Self {
         Self(Cow::Owned(message))
     }
 
     /// The message.
-    pub fn message(&self) -> &str {
+    pub(crate) fn message(&self) -> &str {
         &self.0
     }
 
     /// The rejection "`what`: message" (`what`: the JS function's name): JS rejects with it as a
     /// `TypeError`, Rust as `Error::InvalidArgument`.
-    pub fn rejection(&self, what: &str) -> Rejection {
+    pub(crate) fn rejection(&self, what: &str) -> Rejection {
         Rejection::InvalidArgument([what, ": ", &self.0].concat())
     }
 }

@@ -7,7 +7,7 @@ use std::cell::Cell;
 
 /// What a [`Counted`] guard counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Counter {
+pub(crate) enum Counter {
     /// A call in progress.
     Runs = 0,
     /// A request in flight.
@@ -24,11 +24,11 @@ thread_local! {
 
 /// Counts one thing for as long as it lives.
 #[derive(Debug)]
-pub struct Counted(Counter);
+pub(crate) struct Counted(Counter);
 
 impl Counted {
     /// Starts counting one more of `what`.
-    pub fn new(what: Counter) -> Self {
+    pub(crate) fn new(what: Counter) -> Self {
         COUNTS.with(|c| {
             if let Some(n) = c.get(what as usize) {
                 n.set(n.get().saturating_add(1));
@@ -49,12 +49,12 @@ impl Drop for Counted {
 }
 
 /// The current count of `what`.
-pub fn count(what: Counter) -> u32 {
+pub(crate) fn count(what: Counter) -> u32 {
     COUNTS.with(|c| c.get(what as usize).map_or(0, Cell::get))
 }
 
 /// What the module holds right now (see [`LiveCounts`]'s fields).
-pub fn live_counts() -> LiveCounts {
+pub(crate) fn live_counts() -> LiveCounts {
     LiveCounts {
         runs: count(Counter::Runs),
         requests: count(Counter::Requests),

@@ -13,7 +13,7 @@ use std::time::Duration;
 pub const NO_DEADLINE: Duration = Duration::MAX;
 
 /// Whole milliseconds of a duration (rounded up), `None` for [`NO_DEADLINE`].
-pub fn millis(d: Duration) -> Option<u64> {
+pub(crate) fn millis(d: Duration) -> Option<u64> {
     if d == NO_DEADLINE {
         return None;
     }
@@ -23,12 +23,12 @@ pub fn millis(d: Duration) -> Option<u64> {
 }
 
 /// A duration in milliseconds as JS counts them (`Infinity` for [`NO_DEADLINE`]).
-pub fn millis_f64(d: Duration) -> f64 {
+pub(crate) fn millis_f64(d: Duration) -> f64 {
     millis(d).map_or(f64::INFINITY, |ms| ms as f64)
 }
 
 /// A duration of `n` milliseconds (rounded up; `Infinity` and beyond `u64` ms: no bound).
-pub fn duration_of_millis(n: f64) -> Duration {
+pub(crate) fn duration_of_millis(n: f64) -> Duration {
     if n >= 18_446_744_073_709_551_615.0 {
         return NO_DEADLINE;
     }

@@ -8,29 +8,29 @@
 //! call ends, and the conversions between JS and Rust values they need (`scripts/cycles.mjs` checks that
 //! neither face names anything else of the shell, nor the engine).
 
-pub mod callbacks;
+pub(crate) mod callbacks;
 
-pub mod client;
-pub mod clock;
-pub mod end;
-pub mod inbox;
-pub mod interop;
-pub mod invalid;
+pub(crate) mod client;
+pub(crate) mod clock;
+pub(crate) mod end;
+pub(crate) mod inbox;
+pub(crate) mod interop;
+pub(crate) mod invalid;
 #[cfg(feature = "journal")]
-pub mod journal;
-pub mod js_client;
-pub mod live;
-pub mod millis;
-pub mod operations;
-pub mod options;
-pub mod reply;
-pub mod run;
-pub mod signals;
-pub mod slice;
-pub mod start;
+pub(crate) mod journal;
+pub(crate) mod js_client;
+pub(crate) mod live;
+pub(crate) mod millis;
+pub(crate) mod operations;
+pub(crate) mod options;
+pub(crate) mod reply;
+pub(crate) mod run;
+pub(crate) mod signals;
+pub(crate) mod slice;
+pub(crate) mod start;
 #[cfg(feature = "journal")]
-pub mod store;
-pub mod timer;
+pub(crate) mod store;
+pub(crate) mod timer;
 
 // Every operation, and the rules both faces read their arguments by.
 pub(crate) use operations::{

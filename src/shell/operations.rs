@@ -28,7 +28,7 @@ fn journal_of(what: &str, client: &dyn Client, store: Option<JournalStore>) -> R
 
 /// Sends a task-augmented `tools/call` (`callTool`); a created task is journaled with
 /// `options.journal`.
-pub fn call_tool(
+pub(crate) fn call_tool(
     client: Rc<dyn Client>,
     name: &str,
     args: Option<JsValue>,
@@ -42,7 +42,7 @@ pub fn call_tool(
 }
 
 /// Waits for a task to finish (`awaitTask`), journaled with `options.journal`.
-pub fn await_task(
+pub(crate) fn await_task(
     client: Rc<dyn Client>,
     task: TaskRef<JsValue>,
     options: AwaitOptions,
@@ -56,7 +56,7 @@ pub fn await_task(
 
 /// `callTool`, then `awaitTask` on a created task (`callAndAwait`), journaled with `wait.journal`,
 /// else `call.journal`.
-pub fn call_and_await(
+pub(crate) fn call_and_await(
     client: Rc<dyn Client>,
     name: &str,
     args: Option<JsValue>,
@@ -74,23 +74,28 @@ pub fn call_and_await(
 }
 
 /// Reads a task's status once (`getTask`: `tasks/get`, re-issued on a transient failure).
-pub fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
+pub(crate) fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     start::get_task(client, task_id, options)
 }
 
 /// Answers input requests by hand (`updateTask`: `tasks/update` with `responses`, checked to be a map
 /// by both faces: [`responses`]).
-pub fn update_task(client: Rc<dyn Client>, task_id: &str, responses: JsValue, options: StepOptions) -> CallFuture {
+pub(crate) fn update_task(
+    client: Rc<dyn Client>,
+    task_id: &str,
+    responses: JsValue,
+    options: StepOptions,
+) -> CallFuture {
     start::update_task(client, task_id, responses, options)
 }
 
 /// Asks the server to cancel a task (`cancelTask`: `tasks/cancel`).
-pub fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
+pub(crate) fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     start::cancel_task(client, task_id, options)
 }
 
 /// `updateTask`'s responses as both faces take them: a map (key → response). `Err`: the invalid argument.
-pub fn responses(v: JsValue) -> Result<JsValue, InvalidArgument> {
+pub(crate) fn responses(v: JsValue) -> Result<JsValue, InvalidArgument> {
     if is_plain_object(&v) {
         Ok(v)
     } else {
@@ -99,21 +104,21 @@ pub fn responses(v: JsValue) -> Result<JsValue, InvalidArgument> {
 }
 
 /// The task `awaitTask` waits for, read from its JS value (a task id or a status). `Err`: the invalid argument.
-pub fn task_ref(v: JsValue) -> Result<TaskRef<JsValue>, InvalidArgument> {
+pub(crate) fn task_ref(v: JsValue) -> Result<TaskRef<JsValue>, InvalidArgument> {
     read_task_ref(v).map_err(InvalidArgument::task)
 }
 
 /// The tasks a journal's `store` holds that can be resumed (`pendingTasks`; with `server`, that
 /// server's only).
 #[cfg(feature = "journal")]
-pub fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> journal::Listing {
+pub(crate) fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> journal::Listing {
     journal::pending_tasks(store, server)
 }
 
 /// Awaits every pending task of `client`'s server in `store` (`resumeTasks`); `each` hears each end as
 /// it arrives. `Err`: the client has no `id` (nothing is read from the store).
 #[cfg(feature = "journal")]
-pub fn resume_tasks(
+pub(crate) fn resume_tasks(
     client: Rc<dyn Client>,
     store: JournalStore,
     options: AwaitOptions,

@@ -152,7 +152,7 @@ fn millis_or(d: Option<Duration>, default: u64) -> u64 {
 }
 
 /// The engine's time bounds: the call's timeout, and each request's (`client` is the client's own).
-pub fn time_limits(
+pub(crate) fn time_limits(
     timeout: Option<Duration>,
     request_timeout: Option<Duration>,
     client: Option<Duration>,
@@ -164,7 +164,7 @@ pub fn time_limits(
 }
 
 /// The engine's input mode for `input` with these handlers.
-pub fn input_mode(input: &Input, handlers: &Handlers) -> InputMode {
+pub(crate) fn input_mode(input: &Input, handlers: &Handlers) -> InputMode {
     match input {
         Input::Handlers => InputMode::Handlers(handlers.set()),
         Input::Return => InputMode::Return,
@@ -173,7 +173,7 @@ pub fn input_mode(input: &Input, handlers: &Handlers) -> InputMode {
 }
 
 /// The re-issue rule, with a fresh random jitter seed.
-pub fn retry(retries: Option<u32>) -> Retry {
+pub(crate) fn retry(retries: Option<u32>) -> Retry {
     Retry {
         retries: retries.unwrap_or(DEFAULT_RETRIES),
         seed: (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64,
@@ -231,7 +231,7 @@ impl AwaitOptions {
 
 /// The tool's arguments as both APIs take them: none (`undefined` or `null`; in Rust `()` or `None`), or
 /// an object that is not an array (MCP's `arguments` is a map). `Err`: the invalid argument (one message).
-pub fn tool_args(v: JsValue) -> Result<Option<JsValue>, InvalidArgument> {
+pub(crate) fn tool_args(v: JsValue) -> Result<Option<JsValue>, InvalidArgument> {
     if v.is_undefined() || v.is_null() {
         Ok(None)
     } else if super::interop::from_js::is_plain_object(&v) {

@@ -16,7 +16,7 @@ extern "C" {
 }
 
 /// A future that is the settlement of `promise` (a native promise the module made, or one of the host's).
-pub fn settled(promise: js_sys::Promise) -> Reply {
+pub(crate) fn settled(promise: js_sys::Promise) -> Reply {
     Box::pin(JsFuture::from(promise))
 }
 
@@ -33,12 +33,12 @@ impl Future for Adopted {
 }
 
 /// The settlement of `value`, whatever application code returned (a value, a promise, a thenable).
-pub fn awaited(value: &JsValue) -> Reply {
+pub(crate) fn awaited(value: &JsValue) -> Reply {
     Box::pin(Adopted(JsFuture::from(adopt(value))))
 }
 
 /// The settlement of what calling `f` gave: its (promised) value, or what it threw.
-pub fn called(result: Result<JsValue, JsValue>) -> Reply {
+pub(crate) fn called(result: Result<JsValue, JsValue>) -> Reply {
     match result {
         Ok(v) => awaited(&v),
         Err(e) => settled(js_sys::Promise::reject(&e)),

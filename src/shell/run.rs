@@ -49,13 +49,14 @@ thread_local! {
     };
 }
 
+#[cfg(feature = "js")]
 /// Stops every run for good (the module failed: its calls were settled without it).
-pub fn halt() {
+pub(crate) fn halt() {
     HALTED.with(|h| h.set(true));
 }
 
 /// What a run is made of.
-pub struct Spec {
+pub(crate) struct Spec {
     /// The machine.
     pub machine: Box<dyn Machine<JsValue>>,
     /// The client its requests go through.
@@ -144,7 +145,7 @@ struct Run {
 /// application callback threw). A signal already aborted (but the wait's own part's, or a cancel) rejects at once,
 /// before anything is sent. One boxed future for every kind of call: the callers' futures stay small
 /// (one copy of the driver's state machine in the module).
-pub fn start_run(spec: Spec) -> CallFuture {
+pub(crate) fn start_run(spec: Spec) -> CallFuture {
     let ends_now = |watch: &Watch| matches!(watch, Watch::Abort(AbortScope::All | AbortScope::Call | AbortScope::Stop));
     if let Some((signal, _)) = spec.signals.iter().find(|(s, watch)| ends_now(watch) && is_aborted(s)) {
         let reason = reason_of(signal);

@@ -11,7 +11,7 @@ use crate::engine::{AbortScope, Event};
 /// How a run watches a signal: as an abort of a part of its call (`signal`, and the journal's stop),
 /// or as a cancel asked (`cancelSignal`: not an abort — the wait goes on to the task's end).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Watch {
+pub(crate) enum Watch {
     /// Its abort stops this part of the call.
     Abort(AbortScope),
     /// Its abort asks for the task to be cancelled.
@@ -20,7 +20,7 @@ pub enum Watch {
 
 impl Watch {
     /// The event the signal's abort (with `reason`) is for the run.
-    pub fn event(self, reason: JsValue) -> Event<JsValue> {
+    pub(crate) fn event(self, reason: JsValue) -> Event<JsValue> {
         match self {
             Watch::Abort(scope) => Event::Abort { reason, scope },
             Watch::Cancel => Event::Cancel,
@@ -56,24 +56,24 @@ thread_local! {
 
 /// A wait's subscription to a signal; dropping it unsubscribes (and removes the listener when it was
 /// the last one).
-pub struct Subscription {
+pub(crate) struct Subscription {
     slot: u32,
     id: u32,
 }
 
 /// `signal.aborted === true` (false when unreadable).
-pub fn is_aborted(signal: &JsValue) -> bool {
+pub(crate) fn is_aborted(signal: &JsValue) -> bool {
     field(signal, "aborted").and_then(|v| v.as_bool()) == Some(true)
 }
 
 /// `signal.reason` (undefined when unreadable).
-pub fn reason_of(signal: &JsValue) -> JsValue {
+pub(crate) fn reason_of(signal: &JsValue) -> JsValue {
     field(signal, "reason").unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Subscribes `inbox` to the abort of `signal`, watched as `watch`. `None` when the signal cannot be
 /// watched (its `addEventListener` throws).
-pub fn subscribe(signal: &JsValue, inbox: &Rc<Inbox>, watch: Watch) -> Option<Subscription> {
+pub(crate) fn subscribe(signal: &JsValue, inbox: &Rc<Inbox>, watch: Watch) -> Option<Subscription> {
     let subscriber = |id| (id, Rc::downgrade(inbox), watch);
     // A signal already watched: one more subscriber. Else a slot is reserved for it.
     let (slot, id, map) = REGISTRY.with(|cell| {

@@ -8,7 +8,7 @@
 use std::cell::Cell;
 
 /// The most module work between two turns of the host's task queue, in milliseconds.
-pub const SLICE_MS: f64 = 10.0;
+pub(crate) const SLICE_MS: f64 = 10.0;
 
 thread_local! {
     /// The module's work since the host last ran a task of the module's timer, in milliseconds.
@@ -16,26 +16,26 @@ thread_local! {
 }
 
 /// `performance.now()`, unrounded.
-pub fn precise_now() -> f64 {
+pub(crate) fn precise_now() -> f64 {
     super::clock::now_ms()
 }
 
 /// Counts `ms` of module work.
-pub fn spend(ms: f64) {
+pub(crate) fn spend(ms: f64) {
     WORK.with(|w| w.set(w.get() + ms));
 }
 
 /// `true` once the work counted, and `since` (when the current stretch began), passed the slice.
-pub fn over(since: f64) -> bool {
+pub(crate) fn over(since: f64) -> bool {
     over_at(since, precise_now())
 }
 
 /// [`over`] with the clock already read: `now` is `precise_now()`.
-pub fn over_at(since: f64, now: f64) -> bool {
+pub(crate) fn over_at(since: f64, now: f64) -> bool {
     WORK.with(Cell::get) + (now - since) > SLICE_MS
 }
 
 /// The host ran a task of the module's timer: a new slice begins.
-pub fn reset() {
+pub(crate) fn reset() {
     WORK.with(|w| w.set(0.0));
 }

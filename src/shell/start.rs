@@ -80,7 +80,7 @@ fn with_cancel(signals: &mut Vec<(JsValue, Watch)>, o: &AwaitOptions) {
 /// One more signal a run watches besides the caller's: its abort ends the whole call, rejecting with
 /// its reason, and never cancels the task ([`AbortScope::Stop`]: the task journal's, when a store
 /// fails: `super::journal`). `None`: none.
-pub type Stop<'a> = Option<&'a web_sys::AbortSignal>;
+pub(crate) type Stop<'a> = Option<&'a web_sys::AbortSignal>;
 
 fn with_stop(signals: &mut Vec<(JsValue, Watch)>, stop: Stop) {
     if let Some(s) = stop {
@@ -108,7 +108,7 @@ fn drop_cancel(settings: &WaitSettings, o: &AwaitOptions) -> Option<u64> {
 }
 
 /// Sends a task-augmented `tools/call`: `Task`, `Result`, `InputRequired` (MRTR) or `Error`.
-pub fn call_tool(
+pub(crate) fn call_tool(
     client: Rc<dyn Client>,
     name: &str,
     args: Option<JsValue>,
@@ -123,7 +123,7 @@ pub fn call_tool(
 
 /// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err`: the task reference or
 /// the options are wrong (nothing was sent).
-pub fn await_task(
+pub(crate) fn await_task(
     client: Rc<dyn Client>,
     task: TaskRef<JsValue>,
     options: AwaitOptions,
@@ -151,7 +151,7 @@ pub(super) fn check_await(
 /// `call_tool`, then `await_task` on a created task. `Err`: the wait's options are wrong
 /// (nothing was sent). The call's signal also aborts the wait unless the wait has its own; the call's
 /// timeout bounds the whole call (from its start) unless the wait's options set their own.
-pub fn call_and_await(
+pub(crate) fn call_and_await(
     client: Rc<dyn Client>,
     name: &str,
     args: Option<JsValue>,
@@ -185,16 +185,21 @@ fn step(client: Rc<dyn Client>, call: Call<JsValue>, task_id: &str, o: StepOptio
 }
 
 /// Reads a task's status once (`tasks/get`).
-pub fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
+pub(crate) fn get_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     step(client, Call::GetTask { task_id: task_id.to_owned() }, task_id, options)
 }
 
 /// Answers input requests by hand (`tasks/update` with `responses` as `inputResponses`).
-pub fn update_task(client: Rc<dyn Client>, task_id: &str, responses: JsValue, options: StepOptions) -> CallFuture {
+pub(crate) fn update_task(
+    client: Rc<dyn Client>,
+    task_id: &str,
+    responses: JsValue,
+    options: StepOptions,
+) -> CallFuture {
     step(client, Call::UpdateTaskRaw { task_id: task_id.to_owned(), responses }, task_id, options)
 }
 
 /// Asks the server to cancel a task (`tasks/cancel`).
-pub fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
+pub(crate) fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     step(client, Call::CancelTask { task_id: task_id.to_owned() }, task_id, options)
 }

@@ -68,18 +68,18 @@ thread_local! {
 }
 
 /// A future that is ready at `at` on the module's clock (see [`sleep_until`]).
-pub struct Sleep {
+pub(crate) struct Sleep {
     alarm: Option<Rc<Alarm>>,
     at: Millis,
 }
 
 /// Sleeps until `at` (milliseconds on [`now`]'s clock) on the module's one timer.
-pub fn sleep_until(at: Millis) -> Sleep {
+pub(crate) fn sleep_until(at: Millis) -> Sleep {
     sleep(at, false)
 }
 
 /// Sleeps until the host's next turn: the module's timer firing (a macrotask), at once or later.
-pub fn next_turn() -> Sleep {
+pub(crate) fn next_turn() -> Sleep {
     sleep(now(), true)
 }
 
@@ -97,7 +97,7 @@ fn sleep(at: Millis, turn: bool) -> Sleep {
 
 impl Sleep {
     /// The time this sleep ends.
-    pub fn at(&self) -> Millis {
+    pub(crate) fn at(&self) -> Millis {
         self.at
     }
 }
@@ -183,7 +183,7 @@ thread_local! {
 /// Test builds only: the timer's callback traps `delay_ms` from now, with the scheduler borrowed (so
 /// every sleeper of the module dies with it). A sleep is armed for that time (and leaked) to get there.
 #[cfg(feature = "trap-test")]
-pub fn trap_in(delay_ms: u32) {
+pub(crate) fn trap_in(delay_ms: u32) {
     let at = now() + u64::from(delay_ms);
     TRAP_AT.with(|t| t.set(at));
     std::mem::forget(sleep_until(at));
@@ -229,6 +229,6 @@ fn fire() {
 
 /// `1` while the timer is armed, else `0` (for `liveCounts()`; `0` when its state cannot be read — only
 /// after a trap left it borrowed).
-pub fn armed_count() -> u32 {
+pub(crate) fn armed_count() -> u32 {
     SCHEDULER.with(|s| s.try_borrow().map_or(0, |s| u32::from(s.armed.is_some())))
 }

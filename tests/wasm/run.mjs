@@ -1,6 +1,6 @@
 // The wasm-bindgen tests in Node and in headless Chromium: each test binary twice, through
 // wasm-bindgen-test-runner (installed with the pinned wasm-bindgen CLI by scripts/setup.sh).
-// - tests/wasm_driver.rs: the async Rust shell against a scripted client (no server).
+// - src/tests/wasm_driver.rs: the async Rust shell against a scripted client (no server).
 // - tests/rust_clients.rs: the Rust API's DirectClient, PortClient, JsClient and journal against a small
 //   task server written in Rust (no server process).
 // - tests/rust_api.rs: the public Rust API against real HTTP servers. This runner starts them first —
@@ -155,7 +155,10 @@ async function runInChromium(args, env) {
 /** Runs the test binary `test` in Node and in Chromium with `env` added; the number of failed modes. */
 async function runModes(test, env = {}) {
   let failed = 0;
-  const args = ["test", "--target", "wasm32-unknown-unknown", "--features", "journal", "--test", test];
+  // The shell's driver tests are inside the crate (src/tests/wasm_driver.rs: its internals stay
+  // private), the Rust API's are outside it, as users build them.
+  const which = test === "wasm_driver" ? ["--lib"] : ["--test", test];
+  const args = ["test", "--target", "wasm32-unknown-unknown", "--features", "journal", ...which];
   for (const [name, run] of [["node", runInNode], ["chromium", runInChromium]]) {
     console.log(`--- ${test} in ${name}`);
     const t0 = Date.now();

@@ -3,14 +3,15 @@
 //! through the [`Json`] trait, implemented here for `JsValue` over both; the operations' arguments are
 //! read through the [`Js`] newtype.
 
-pub mod from_js;
-pub mod to_js;
+pub(crate) mod from_js;
+pub(crate) mod to_js;
 
+#[cfg(feature = "js")]
 /// A JS value an operation was given, to be read as the Rust value it stands for: `TryFrom<Js>` for
 /// the options, the client and a journal store, its methods for the other arguments
 /// ([`from_js::arguments`]). A conversion is named by its types, as in automerge-wasm's interop.
 #[derive(Clone, Copy)]
-pub struct Js<'a>(pub &'a JsValue);
+pub(crate) struct Js<'a>(pub &'a JsValue);
 
 use crate::json::{Json, Kind};
 use from_js::{
@@ -88,10 +89,6 @@ impl Json for JsValue {
 
     fn number(n: f64) -> Self {
         JsValue::from_f64(n)
-    }
-
-    fn boolean(b: bool) -> Self {
-        JsValue::from_bool(b)
     }
 
     fn object(fields: Vec<(&str, Self)>) -> Self {

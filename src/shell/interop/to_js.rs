@@ -31,7 +31,7 @@ extern "C" {
 
 /// Sets `o[key] = value` on an object the module built; a setter that throws (one a page defined on
 /// `Object.prototype`) leaves the field unset, its exception caught.
-pub fn set_key(o: &JsValue, key: &str, value: &JsValue) {
+pub(crate) fn set_key(o: &JsValue, key: &str, value: &JsValue) {
     let _ = o.unchecked_ref::<Built>().assign(&js_string(key), value);
 }
 
@@ -51,7 +51,7 @@ thread_local! {
 /// The JS string of `s`, from the cache when it was made recently (a direct-mapped table by a hash of
 /// its length and last bytes; a miss makes it and takes the slot). No borrow of the cache is held
 /// while the string is made (a JS exception there must not leave it borrowed).
-pub fn js_string(s: &str) -> JsValue {
+pub(crate) fn js_string(s: &str) -> JsValue {
     // The length and the last 8 bytes pick the slot (keys and ids differ there); the text decides a hit.
     let b = s.as_bytes();
     let tail = b.get(b.len().saturating_sub(8)..).unwrap_or_default();
@@ -78,7 +78,7 @@ pub fn js_string(s: &str) -> JsValue {
 }
 
 /// The JS string of a text made by [`text_of`] (the very string it came from).
-pub fn js_text(s: &str) -> JsValue {
+pub(crate) fn js_text(s: &str) -> JsValue {
     if s.as_bytes().starts_with(MARK) {
         let v = unescape_text(s);
         if !v.is_undefined() {
@@ -89,7 +89,7 @@ pub fn js_text(s: &str) -> JsValue {
 }
 
 /// A request's options as the client's `request` and `listen` take them: `{signal, timeoutMs?}`.
-pub fn request_options(signal: &web_sys::AbortSignal, timeout: Option<std::time::Duration>) -> JsValue {
+pub(crate) fn request_options(signal: &web_sys::AbortSignal, timeout: Option<std::time::Duration>) -> JsValue {
     let o = Object::new();
     set_key(&o, "signal", signal);
     if let Some(t) = timeout {
@@ -100,7 +100,7 @@ pub fn request_options(signal: &web_sys::AbortSignal, timeout: Option<std::time:
 
 /// A Rust value as a JS value, by serde (serde-wasm-bindgen; maps as plain objects): a Rust
 /// application's tool arguments, answers and results. `Err`: a `TypeError` with serde's message.
-pub fn serialize(value: &impl serde::Serialize) -> Result<JsValue, JsValue> {
+pub(crate) fn serialize(value: &impl serde::Serialize) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| js_sys::TypeError::new(&e.to_string()).into())
@@ -108,7 +108,7 @@ pub fn serialize(value: &impl serde::Serialize) -> Result<JsValue, JsValue> {
 
 /// The options of a JS transport made from Rust: `{requestTimeoutMs?, clientInfo?: {name, version},
 /// clientCapabilities?, headers?}`, each only when given.
-pub fn transport_options(
+pub(crate) fn transport_options(
     request_timeout: Option<std::time::Duration>,
     client_info: Option<(&str, &str)>,
     capabilities: Option<&JsValue>,
@@ -138,6 +138,6 @@ pub fn transport_options(
 }
 
 /// Sets a client object's `id`: the server its journaled tasks belong to.
-pub fn set_client_id(object: &JsValue, id: &str) {
+pub(crate) fn set_client_id(object: &JsValue, id: &str) {
     set_key(object, "id", &js_string(id));
 }

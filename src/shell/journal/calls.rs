@@ -114,7 +114,7 @@ fn settle(record: Rc<Record>, run: CallFuture, tell: bool, limit: Limit) -> Call
 
 /// `start::call_tool`, journaled in `journal`: a created task is journaled (and its lock held) before
 /// the engine sees it, so before the outcome is given.
-pub fn call_tool(
+pub(crate) fn call_tool(
     client: Rc<dyn Client>,
     journal: Journal,
     name: &str,
@@ -132,7 +132,7 @@ pub fn call_tool(
 /// `start::await_task`, journaled in `journal`, as the one waiter of the task across the origin (see
 /// [`one_waiter`]): the entry is loaded (or created), its answered keys never asked again, and it is
 /// removed at a terminal outcome. `Err`: the task reference or the options are wrong (nothing was sent).
-pub fn await_task(
+pub(crate) fn await_task(
     client: Rc<dyn Client>,
     journal: Journal,
     task: TaskRef<JsValue>,
@@ -185,7 +185,7 @@ pub fn await_task(
 /// `start::call_and_await`, journaled in `journal`: the task is journaled when created (and its lock
 /// held), its answers as they are given, and it is removed at a terminal outcome, which the other
 /// waiters of the task hear. `Err`: the wait's options are wrong (nothing was sent).
-pub fn call_and_await(
+pub(crate) fn call_and_await(
     client: Rc<dyn Client>,
     journal: Journal,
     name: &str,

@@ -17,7 +17,7 @@ use std::time::Duration;
 use wasm_bindgen::JsValue;
 
 /// The caller's client, watched for the journal.
-pub struct JournaledClient {
+pub(crate) struct JournaledClient {
     inner: Rc<dyn Client>,
     record: Rc<Record>,
     /// The tool of the call (`None` for a wait: it sends no `tools/call`).
@@ -26,7 +26,7 @@ pub struct JournaledClient {
 
 impl JournaledClient {
     /// `inner`'s requests, watched for `record`; `tool`: the tool a `tools/call` calls.
-    pub fn new(inner: Rc<dyn Client>, record: Rc<Record>, tool: Option<String>) -> Self {
+    pub(crate) fn new(inner: Rc<dyn Client>, record: Rc<Record>, tool: Option<String>) -> Self {
         Self { inner, record, tool }
     }
 }
@@ -73,7 +73,7 @@ impl Client for JournaledClient {
 }
 
 /// `handlers`, each [`journaled`].
-pub fn journaled_handlers(record: &Rc<Record>, handlers: Handlers) -> Handlers {
+pub(crate) fn journaled_handlers(record: &Rc<Record>, handlers: Handlers) -> Handlers {
     let wrap = |h: Option<HandlerFn>| h.map(|h| journaled(record, h));
     Handlers {
         form: wrap(handlers.form),
@@ -86,7 +86,7 @@ pub fn journaled_handlers(record: &Rc<Record>, handlers: Handlers) -> Handlers {
 /// `f` — a handler, or the input function (its context has no key) — with its `{tag: "ok"}` answers
 /// journaled before the engine may send them: a handler's `response` under the request's key, each of
 /// the input function's `responses` under its own.
-pub fn journaled(record: &Rc<Record>, f: HandlerFn) -> HandlerFn {
+pub(crate) fn journaled(record: &Rc<Record>, f: HandlerFn) -> HandlerFn {
     let record = record.clone();
     Rc::new(move |params, cx| {
         let key = cx.key.clone();
@@ -107,7 +107,7 @@ pub fn journaled(record: &Rc<Record>, f: HandlerFn) -> HandlerFn {
 }
 
 /// `on_status` (when given) after journaling each status.
-pub fn journaled_status(record: &Rc<Record>, on_status: Option<StatusFn>) -> StatusFn {
+pub(crate) fn journaled_status(record: &Rc<Record>, on_status: Option<StatusFn>) -> StatusFn {
     let record = record.clone();
     Rc::new(move |status| {
         record.status(status);

@@ -20,7 +20,7 @@ fn number(v: &JsValue, key: &str) -> JsValue {
 }
 
 /// The entry's `answered` items (ours: always an array).
-pub fn answered(entry: &JsValue) -> Array {
+pub(crate) fn answered(entry: &JsValue) -> Array {
     field(entry, "answered").map_or_else(Array::new, JsCast::unchecked_into)
 }
 
@@ -43,7 +43,7 @@ fn with(entry: &JsValue, key: &str, value: &JsValue) -> JsValue {
 /// The entry of `task_id` as a call opens it: what a store gave (`stored`, when it is an object of
 /// that task; fields of the wrong type read as `null`, answered items without a key are dropped), else
 /// a new one journaled now; `tool`, when known, replaces the stored one.
-pub fn open(stored: &JsValue, server: &str, task_id: &str, tool: Option<String>) -> JsValue {
+pub(crate) fn open(stored: &JsValue, server: &str, task_id: &str, tool: Option<String>) -> JsValue {
     let known = stored.is_object() && stored.get_str("taskId").as_deref() == Some(task_id);
     let stored = if known { stored } else { &JsValue::UNDEFINED };
     let kept = Array::new();
@@ -66,7 +66,7 @@ pub fn open(stored: &JsValue, server: &str, task_id: &str, tool: Option<String>)
 }
 
 /// `entry` having seen `status`: journaled as a copy without `result` and `error`, with its times.
-pub fn see(entry: &JsValue, status: &JsValue) -> JsValue {
+pub(crate) fn see(entry: &JsValue, status: &JsValue) -> JsValue {
     let copy = Object::new();
     for (k, v) in entries(status).unwrap_or_default() {
         if k != "result" && k != "error" {
@@ -84,7 +84,7 @@ pub fn see(entry: &JsValue, status: &JsValue) -> JsValue {
 }
 
 /// `entry` with the answer `response` for `key` (hash `hash`), replacing an earlier one.
-pub fn answer(entry: &JsValue, key: &str, hash: &str, response: &JsValue) -> JsValue {
+pub(crate) fn answer(entry: &JsValue, key: &str, hash: &str, response: &JsValue) -> JsValue {
     let key = js_text(key);
     let items = Array::new();
     for a in answered(entry).iter() {
@@ -97,7 +97,7 @@ pub fn answer(entry: &JsValue, key: &str, hash: &str, response: &JsValue) -> JsV
 }
 
 /// `entry` after a `tasks/update` carrying `keys` was acknowledged: their answers go (the hashes stay).
-pub fn acked(entry: &JsValue, keys: &[String]) -> JsValue {
+pub(crate) fn acked(entry: &JsValue, keys: &[String]) -> JsValue {
     let items = Array::new();
     for a in answered(entry).iter() {
         let key = field(&a, "key").unwrap_or_default();
@@ -109,7 +109,7 @@ pub fn acked(entry: &JsValue, keys: &[String]) -> JsValue {
 
 /// Whether a stored entry's task is past `createdAt + ttlMs` at `now` (the server's times; without a
 /// readable `createdAt`, from when it was journaled). An entry without a numeric `ttlMs` never expires.
-pub fn expired(entry: &JsValue, now: f64) -> bool {
+pub(crate) fn expired(entry: &JsValue, now: f64) -> bool {
     let Some(ttl) = entry.get_f64("ttlMs") else { return false };
     let created = entry.get_str("createdAt").map(|c| js_sys::Date::parse(&c)).filter(|t| t.is_finite());
     match created.or_else(|| entry.get_f64("journaledAt")) {
@@ -119,7 +119,7 @@ pub fn expired(entry: &JsValue, now: f64) -> bool {
 }
 
 /// The keys of a `tasks/update`'s `inputResponses`.
-pub fn response_keys(params: &JsValue) -> Vec<String> {
+pub(crate) fn response_keys(params: &JsValue) -> Vec<String> {
     let responses = field(params, "inputResponses").unwrap_or(JsValue::UNDEFINED);
     entries(&responses).unwrap_or_default().into_iter().map(|(k, _)| k).collect()
 }

@@ -17,14 +17,14 @@ extern "C" {
 }
 
 /// `String(v)` as Rust text; `Err`: what the conversion threw.
-pub fn text_of(v: &JsValue) -> Result<String, JsValue> {
+pub(crate) fn text_of(v: &JsValue) -> Result<String, JsValue> {
     string_of(v).map(String::from)
 }
 
 /// Starts hashing `value`: the reply resolves with the hash text (FNV-1a, at once) or with the SHA-256
 /// digest (an `ArrayBuffer`) that [`hash_text`] turns into it. `Err`: what `String(value)` or the
 /// digest threw.
-pub fn digest(value: &JsValue) -> Result<Reply, JsValue> {
+pub(crate) fn digest(value: &JsValue) -> Result<Reply, JsValue> {
     let text = match js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string()) {
         Some(json) => json,
         None => text_of(value)?,
@@ -41,7 +41,7 @@ pub fn digest(value: &JsValue) -> Result<Reply, JsValue> {
 }
 
 /// The hash text of what [`digest`]'s reply resolved with.
-pub fn hash_text(got: &JsValue) -> String {
+pub(crate) fn hash_text(got: &JsValue) -> String {
     got.as_string().unwrap_or_else(|| ["sha256:", &hex(&Uint8Array::new(got).to_vec())].concat())
 }
 

@@ -39,7 +39,7 @@ extern "C" {
 const PREFIX: &str = "mcp-tasks-wasm:";
 
 /// The lock and broadcast channel name of a task.
-pub fn lock_name(server: &str, task_id: &str) -> String {
+pub(crate) fn lock_name(server: &str, task_id: &str) -> String {
     [PREFIX, &key_of(server, task_id)].concat()
 }
 
@@ -50,7 +50,7 @@ fn locks() -> Option<LockManager> {
 }
 
 /// A held lock (or one requested): released when dropped.
-pub struct Held(Function);
+pub(crate) struct Held(Function);
 
 impl Drop for Held {
     fn drop(&mut self) {
@@ -101,13 +101,13 @@ fn if_available() -> JsValue {
 
 /// Takes the task's lock if it is free (not waiting for it), holding it until the guard is dropped;
 /// `None` without Web Locks.
-pub fn hold(server: &str, task_id: &str) -> Option<Held> {
+pub(crate) fn hold(server: &str, task_id: &str) -> Option<Held> {
     request(&locks()?, &lock_name(server, task_id), &if_available()).ok().map(|r| r.held)
 }
 
 /// Tells `outcome` to the other waiters of the task `task_id` of `server` when it is terminal, as its
 /// tagged outcome object (one that cannot be cloned is not sent: the others read the task themselves).
-pub fn told(server: &str, task_id: Option<String>, outcome: &EngineOutcome<JsValue>) {
+pub(crate) fn told(server: &str, task_id: Option<String>, outcome: &EngineOutcome<JsValue>) {
     let Some(task_id) = task_id.filter(|_| is_terminal(outcome)) else { return };
     if let Ok(bc) = web_sys::BroadcastChannel::new(&lock_name(server, &task_id)) {
         let _ = bc.post_message(&outcome.to_json());
@@ -117,13 +117,13 @@ pub fn told(server: &str, task_id: Option<String>, outcome: &EngineOutcome<JsVal
 
 /// What [`one_waiter`] runs: the wait, told whether another waiter held the task before (it tells the
 /// others its terminal outcome itself: [`told`]).
-pub type Body = Box<dyn FnOnce(bool) -> CallFuture>;
+pub(crate) type Body = Box<dyn FnOnce(bool) -> CallFuture>;
 
 /// Runs `body(after_other)` as the one waiter of the task across this origin: under its Web Lock.
 /// When another wait holds it, waits for that one's terminal outcome or for the lock, whichever comes
 /// first (`after_other` is then true), or for `signal`'s abort (the rejection). Without Web Locks, runs
 /// `body(false)`.
-pub fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> CallFuture {
+pub(crate) fn one_waiter(server: &str, task_id: &str, signal: Option<web_sys::AbortSignal>, body: Body) -> CallFuture {
     let Some(locks) = locks() else { return body(false) };
     let name = lock_name(server, task_id);
     Box::pin(async move {

@@ -18,13 +18,13 @@ mod calls;
 mod client;
 mod entry;
 mod hash;
-pub mod key;
-pub mod lock;
+pub(crate) mod key;
+pub(crate) mod lock;
 mod record;
 mod resume;
 
-pub use calls::{await_task, call_and_await, call_tool};
-pub use resume::{pending_tasks, resume_tasks, Each, Listing, Resuming};
+pub(crate) use calls::{await_task, call_and_await, call_tool};
+pub(crate) use resume::{pending_tasks, resume_tasks, Each, Listing, Resuming};
 
 use crate::engine::{Cause as EngineCause, Outcome as EngineOutcome};
 use crate::shell::invalid::InvalidArgument;
@@ -34,7 +34,7 @@ use wasm_bindgen::JsValue;
 /// Where a journaled call records its task: the store, and the server the task belongs to (the
 /// client's `id`: a task id is unique only on its server).
 #[derive(Clone, Debug)]
-pub struct Journal {
+pub(crate) struct Journal {
     /// The store.
     pub store: JournalStore,
     /// The client's `id`.
@@ -44,7 +44,7 @@ pub struct Journal {
 impl Journal {
     /// A journal of `store` for a client whose `id` is `id`: a task id is unique only on its server, so
     /// a journaled client needs a non-empty `id`. `Err`: the one message of that invalid argument, in both APIs.
-    pub fn on(store: JournalStore, id: Option<String>) -> Result<Journal, InvalidArgument> {
+    pub(crate) fn on(store: JournalStore, id: Option<String>) -> Result<Journal, InvalidArgument> {
         match id {
             Some(server) if !server.is_empty() => Ok(Journal { store, server }),
             _ => Err(InvalidArgument::rule(
@@ -56,7 +56,7 @@ impl Journal {
 
 /// An outcome after which the task can never be resumed: `ok`, `cancelled`, the task failed or
 /// expired, or the server does not know it (`-32602`).
-pub fn is_terminal(o: &EngineOutcome<JsValue>) -> bool {
+pub(crate) fn is_terminal(o: &EngineOutcome<JsValue>) -> bool {
     match o {
         EngineOutcome::Result(_) | EngineOutcome::Status(_) | EngineOutcome::Ack | EngineOutcome::Cancelled(_) => true,
         EngineOutcome::Error(f) => match f.cause {

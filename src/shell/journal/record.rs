@@ -91,7 +91,7 @@ struct State {
 }
 
 /// One journaled call's record.
-pub struct Record {
+pub(crate) struct Record {
     journal: Journal,
     stop: Option<web_sys::AbortController>,
     state: RefCell<State>,
@@ -100,7 +100,7 @@ pub struct Record {
 
 impl Record {
     /// A record of a call journaled in `journal`.
-    pub fn new(journal: Journal) -> Rc<Self> {
+    pub(crate) fn new(journal: Journal) -> Rc<Self> {
         Rc::new(Self {
             journal,
             stop: web_sys::AbortController::new().ok(),
@@ -110,37 +110,37 @@ impl Record {
     }
 
     /// The journal the record writes to.
-    pub fn journal(&self) -> &Journal {
+    pub(crate) fn journal(&self) -> &Journal {
         &self.journal
     }
 
     /// Aborted by the first store failure (the run watches it).
-    pub fn stop_signal(&self) -> Option<web_sys::AbortSignal> {
+    pub(crate) fn stop_signal(&self) -> Option<web_sys::AbortSignal> {
         self.stop.as_ref().map(web_sys::AbortController::signal)
     }
 
     /// The task, once journaled.
-    pub fn task_id(&self) -> Option<String> {
+    pub(crate) fn task_id(&self) -> Option<String> {
         self.state.borrow().entry.as_ref().and_then(|e| e.get_str("taskId"))
     }
 
     /// The error outcome of the first store failure, taken: the call that ends with it takes it once.
-    pub fn failure(&self) -> Option<EngineOutcome<JsValue>> {
+    pub(crate) fn failure(&self) -> Option<EngineOutcome<JsValue>> {
         self.state.borrow_mut().failure.take()
     }
 
     /// Keeps `held` (the task's Web Lock) until [`Record::release`].
-    pub fn keep_lock(&self, held: Option<Held>) {
+    pub(crate) fn keep_lock(&self, held: Option<Held>) {
         *self.lock.borrow_mut() = held;
     }
 
     /// Releases the lock kept, if any.
-    pub fn release(&self) {
+    pub(crate) fn release(&self) {
         drop(self.lock.borrow_mut().take());
     }
 
     /// The keys answered before, as `awaitTask`'s `answered` (with the answers not acknowledged).
-    pub fn answered_before(&self) -> Vec<(String, Option<JsValue>)> {
+    pub(crate) fn answered_before(&self) -> Vec<(String, Option<JsValue>)> {
         let entry = self.state.borrow().entry.clone();
         let items = entry.as_ref().map_or_else(js_sys::Array::new, answered);
         items.iter().map(|a| (a.get_str("key").unwrap_or_default(), field(&a, "answer"))).collect()
@@ -148,7 +148,7 @@ impl Record {
 
     /// Loads (or creates) the entry of `task_id` and journals `status`; resolves once it is stored
     /// (or failed).
-    pub fn open(
+    pub(crate) fn open(
         self: &Rc<Self>,
         task_id: &str,
         tool: Option<String>,
@@ -160,7 +160,7 @@ impl Record {
 
     /// A new status seen (not awaited: a later write carries it if this one is lost). Terminal ones are
     /// not journaled: the entry goes at the end.
-    pub fn status(self: &Rc<Self>, status: &JsValue) {
+    pub(crate) fn status(self: &Rc<Self>, status: &JsValue) {
         if self.state.borrow().entry.is_none() || !status.is_object() {
             return;
         }
@@ -172,7 +172,10 @@ impl Record {
 
     /// Journals each `(key, answer)` before it may be sent (nothing before the task exists: an MRTR
     /// round). `Err`: what the store threw (the call ends).
-    pub fn answer(self: &Rc<Self>, answers: Vec<(String, JsValue)>) -> impl Future<Output = Result<(), JsValue>> + '_ {
+    pub(crate) fn answer(
+        self: &Rc<Self>,
+        answers: Vec<(String, JsValue)>,
+    ) -> impl Future<Output = Result<(), JsValue>> + '_ {
         let journaled = self.state.borrow().entry.is_some();
         let mut seq = 0;
         for (key, response) in answers.into_iter().filter(|_| journaled) {
@@ -192,14 +195,14 @@ impl Record {
     }
 
     /// A `tasks/update` carrying `keys` was acknowledged.
-    pub fn acked(self: &Rc<Self>, keys: Vec<String>) {
+    pub(crate) fn acked(self: &Rc<Self>, keys: Vec<String>) {
         if self.state.borrow().entry.is_some() {
             self.enqueue(Write::Acked(keys));
         }
     }
 
     /// Resolves when every write queued so far is done.
-    pub fn idle(&self) -> impl Future<Output = ()> + '_ {
+    pub(crate) fn idle(&self) -> impl Future<Output = ()> + '_ {
         let seq = self.state.borrow().queued;
         self.written(seq)
     }
@@ -207,7 +210,7 @@ impl Record {
     /// The call ended with `outcome` and the record is [`Record::idle`]: a terminal outcome removes the
     /// entry — the store's `delete`, to await (a failed removal loses nothing: the entry is found
     /// terminal, or expired, on the next resume).
-    pub fn finish(&self, outcome: &EngineOutcome<JsValue>) -> Option<Reply> {
+    pub(crate) fn finish(&self, outcome: &EngineOutcome<JsValue>) -> Option<Reply> {
         let key = {
             let s = self.state.borrow();
             if s.entry.is_none() || s.failed.is_some() || !is_terminal(outcome) {

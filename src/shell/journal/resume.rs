@@ -21,12 +21,12 @@ use wasm_bindgen::JsValue;
 
 /// Hears each resumed task's end as it arrives: its index among the entries, its entry, and how it
 /// ended (each API writes it its way); `Err` ends the resume with that rejection.
-pub type Each = Box<dyn FnMut(u32, &JsValue, Outcome) -> Result<(), Rejection>>;
+pub(crate) type Each = Box<dyn FnMut(u32, &JsValue, Outcome) -> Result<(), Rejection>>;
 
 /// The entries `store` holds that can be resumed (with `server`, only those whose `server` is that
 /// value), as the store gave them; an entry past its TTL is deleted from the store instead. `Err`: what
 /// the store threw, or a `TypeError` when `list()` gave no array.
-pub fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> Listing {
+pub(crate) fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> Listing {
     Box::pin(async move {
         let list = store.list().await.map_err(Rejection::Thrown)?;
         let Some(items) = list.items() else {
@@ -52,15 +52,20 @@ pub fn pending_tasks(store: JournalStore, server: Option<JsValue>) -> Listing {
 }
 
 /// [`pending_tasks`] on its way: the array of entries.
-pub type Listing = Pin<Box<dyn Future<Output = Result<Array, Rejection>>>>;
+pub(crate) type Listing = Pin<Box<dyn Future<Output = Result<Array, Rejection>>>>;
 
 /// [`resume_tasks`] on its way: done when every task was heard.
-pub type Resuming = Pin<Box<dyn Future<Output = Result<(), Rejection>>>>;
+pub(crate) type Resuming = Pin<Box<dyn Future<Output = Result<(), Rejection>>>>;
 
 /// Awaits every pending task of `journal`'s server (each as `await_task` with `options` would, under
 /// its lock), all at once; `each` hears each end as it arrives. Rejects with the first rejection (the
 /// other waits then end).
-pub fn resume_tasks(client: Rc<dyn Client>, journal: Journal, options: AwaitOptions, mut each: Each) -> Resuming {
+pub(crate) fn resume_tasks(
+    client: Rc<dyn Client>,
+    journal: Journal,
+    options: AwaitOptions,
+    mut each: Each,
+) -> Resuming {
     Box::pin(async move {
         let server = JsValue::from_str(&journal.server);
         let entries = pending_tasks(journal.store.clone(), Some(server)).await?;

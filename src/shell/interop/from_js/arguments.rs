@@ -20,7 +20,7 @@ use std::time::Duration;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// An argument read, or the invalid argument in it.
-pub type Check<T> = Result<T, InvalidArgument>;
+pub(crate) type Check<T> = Result<T, InvalidArgument>;
 
 /// An options object: `None` for `undefined` and `null`.
 fn options(v: &JsValue) -> Check<JsValue> {
@@ -270,33 +270,34 @@ impl TryFrom<Js<'_>> for JournalStore {
 
 impl Js<'_> {
     /// A non-empty string (a tool name, a task id; `what` names it in the invalid argument).
-    pub fn name(self, what: &'static str) -> Check<String> {
+    pub(crate) fn name(self, what: &'static str) -> Check<String> {
         name(self.0, what)
     }
 
     /// A tool's arguments: none, or an object ([`tool_args`](crate::shell::options::tool_args)).
-    pub fn tool_args(self) -> Check<Option<JsValue>> {
+    pub(crate) fn tool_args(self) -> Check<Option<JsValue>> {
         crate::shell::options::tool_args(self.0.clone())
     }
 
     /// The task `awaitTask` waits for: a task id or a status.
-    pub fn task_ref(self) -> Check<TaskRef<JsValue>> {
+    pub(crate) fn task_ref(self) -> Check<TaskRef<JsValue>> {
         crate::shell::operations::task_ref(self.0.clone())
     }
 
     /// `updateTask`'s responses: a map (key → response).
-    pub fn responses(self) -> Check<JsValue> {
+    pub(crate) fn responses(self) -> Check<JsValue> {
         crate::shell::operations::responses(self.0.clone())
     }
 
     /// An optional field of an options object (`undefined`: absent or unreadable).
-    pub fn field(self, key: &str) -> Option<JsValue> {
+    #[cfg(feature = "journal")]
+    pub(crate) fn field(self, key: &str) -> Option<JsValue> {
         field(self.0, key)
     }
 
     /// `resumeTasks`'s `onOutcome(outcome, entry)` (called with `this` undefined).
     #[cfg(feature = "journal")]
-    pub fn on_outcome(self) -> Check<Option<Function>> {
+    pub(crate) fn on_outcome(self) -> Check<Option<Function>> {
         on_outcome(self.0)
     }
 }

@@ -1,10 +1,11 @@
-//! A JS client object and the JS functions it and the options carry, read into the shell's client
-//! ([`JsBacked`](crate::shell::js_client::JsBacked)) and callbacks: any object with a `request` function (the package's transports, an
-//! application's own object); `onStatus`, the input handlers and the input function as Rust closures
-//! that call the JS functions.
+//! What a JS client object and the options carry, read into the shell's client and callbacks: its
+//! timeouts, and `onStatus`, the input handlers and the input function as Rust closures that call the
+//! JS functions; and calls of a client object's own methods.
 
 use super::{as_function, field};
-use crate::shell::callbacks::{HandlerFn, Handlers, InputFn, StatusFn};
+use crate::shell::callbacks::{HandlerFn, Handlers};
+#[cfg(feature = "js")]
+use crate::shell::callbacks::{InputFn, StatusFn};
 use crate::shell::interop::to_js::{js_string, set_key};
 use crate::shell::invalid::InvalidArgument;
 use crate::shell::millis::duration_of_millis;
@@ -16,7 +17,7 @@ use wasm_bindgen::prelude::*;
 
 /// A duration property in milliseconds: `None` when absent; an invalid argument unless a non-negative number
 /// (`Infinity`: no bound; fractions round up). One message for a client's and the options' fields.
-pub fn read_millis(o: &JsValue, key: &'static str) -> Result<Option<Duration>, InvalidArgument> {
+pub(crate) fn read_millis(o: &JsValue, key: &'static str) -> Result<Option<Duration>, InvalidArgument> {
     match field(o, key) {
         None => Ok(None),
         Some(v) => match v.as_f64() {
@@ -27,18 +28,19 @@ pub fn read_millis(o: &JsValue, key: &'static str) -> Result<Option<Duration>, I
 }
 
 /// The input handlers of a JS handlers object (each called with the object as `this`).
-pub fn js_handlers(handlers: &JsValue) -> Handlers {
+pub(crate) fn js_handlers(handlers: &JsValue) -> Handlers {
     let get = |name: &str| field(handlers, name).and_then(|f| as_function(&f)).map(|f| js_handler(f, handlers.clone()));
     Handlers { form: get("form"), url: get("url"), sampling: get("sampling"), roots: get("roots") }
 }
 
+#[cfg(feature = "js")]
 /// `onStatus` as a JS function: called with the status, `this` undefined.
-pub fn js_status(f: Function) -> StatusFn {
+pub(crate) fn js_status(f: Function) -> StatusFn {
     Rc::new(move |status| f.call1(&JsValue::UNDEFINED, status).map(drop))
 }
 
 /// An input handler of a JS handlers object: `f.call(handlers, params, {key, status, signal})`.
-pub fn js_handler(f: Function, this: JsValue) -> HandlerFn {
+pub(crate) fn js_handler(f: Function, this: JsValue) -> HandlerFn {
     Rc::new(move |params, cx| {
         let context = Object::new();
         set_key(&context, "key", &cx.key.as_deref().map_or(JsValue::UNDEFINED, js_string));
@@ -48,8 +50,9 @@ pub fn js_handler(f: Function, this: JsValue) -> HandlerFn {
     })
 }
 
+#[cfg(feature = "js")]
 /// The input function as a JS function: `f(status, {signal})`.
-pub fn js_input_fn(f: Function) -> InputFn {
+pub(crate) fn js_input_fn(f: Function) -> InputFn {
     Rc::new(move |status, cx| {
         let context = Object::new();
         set_key(&context, "signal", &cx.signal);
@@ -59,14 +62,14 @@ pub fn js_input_fn(f: Function) -> InputFn {
 
 /// Calls `object[name]()` when it is a function: what it gave, settled as `await` would settle it
 /// (`Err`: what it threw or rejected with); `None` when there is no such function.
-pub fn call_method(object: &JsValue, name: &str) -> Option<crate::shell::callbacks::Reply> {
+pub(crate) fn call_method(object: &JsValue, name: &str) -> Option<crate::shell::callbacks::Reply> {
     let f = field(object, name).and_then(|f| as_function(&f))?;
     Some(called(f.call0(object)))
 }
 
 /// Calls `object[name]()` when it is a function, dropping what it returns or throws (a method whose
 /// end nobody waits for, e.g. a port client's `close`).
-pub fn call_and_forget(object: &JsValue, name: &str) {
+pub(crate) fn call_and_forget(object: &JsValue, name: &str) {
     if let Some(f) = field(object, name).and_then(|f| as_function(&f)) {
         let _ = f.call0(object);
     }

@@ -6,8 +6,8 @@
 //! the module would make several).
 
 #[cfg(feature = "js")]
-pub mod arguments;
-pub mod client;
+pub(crate) mod arguments;
+pub(crate) mod client;
 
 use super::MARK;
 use crate::json::{Json, Kind};
@@ -50,23 +50,23 @@ extern "C" {
 }
 
 /// `v[key]` by name (see [`read_key`]); `None` when absent or unreadable.
-pub fn field(v: &JsValue, key: &str) -> Option<JsValue> {
+pub(crate) fn field(v: &JsValue, key: &str) -> Option<JsValue> {
     Some(read_key(v, &super::to_js::js_string(key))).filter(|x| !x.is_undefined())
 }
 
 /// A function value, when `v` is one.
-pub fn as_function(v: &JsValue) -> Option<Function> {
+pub(crate) fn as_function(v: &JsValue) -> Option<Function> {
     v.is_function().then(|| v.clone().unchecked_into())
 }
 
 /// `true` for an object that is not an array (a revoked Proxy is none).
-pub fn is_plain_object(v: &JsValue) -> bool {
+pub(crate) fn is_plain_object(v: &JsValue) -> bool {
     v.kind() == Kind::Object
 }
 
 /// The own enumerable `(key, value)` pairs of a plain object, values read with [`read_key`] and
 /// `undefined` ones left out; `None` for anything else and when its keys cannot be read.
-pub fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
+pub(crate) fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
     if !is_plain_object(v) {
         return None;
     }
@@ -83,7 +83,7 @@ pub fn entries(v: &JsValue) -> Option<Vec<(String, JsValue)>> {
 
 /// The text of a JS string, exactly (see `MARK`); `None` for anything else.
 #[inline(never)]
-pub fn text_of(v: &JsValue) -> Option<String> {
+pub(crate) fn text_of(v: &JsValue) -> Option<String> {
     let text = v.as_string()?;
     // A lone surrogate arrives as U+FFFD (bytes EF BF BD): only then, or with the mark, may the text
     // not stand for the string (`str`'s own pattern search is avoided: it costs the module a kilobyte).
@@ -96,6 +96,6 @@ pub fn text_of(v: &JsValue) -> Option<String> {
 
 /// A JS value as a Rust application's type, by serde (serde-wasm-bindgen): a request's params, a
 /// result. `Err`: serde's message.
-pub fn deserialize<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
+pub(crate) fn deserialize<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| e.to_string())
 }

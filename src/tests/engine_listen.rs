@@ -2,11 +2,11 @@
 //! fallback to polling, refusals, deadline, closing the stream on every outcome.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-mod sim;
+use super::sim;
 
-use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, Retry, TimeLimits, WaitSettings};
-use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
-use mcp_tasks_wasm::engine::StreamEvent;
+use crate::engine::settings::{HandlerSet, InputMode, Retry, TimeLimits, WaitSettings};
+use crate::engine::wait::{TaskRef, Wait};
+use crate::engine::StreamEvent;
 use serde_json::{json, Value};
 use sim::{get_result, polls, task_with, Reaction, Resp, Sim};
 

@@ -4,20 +4,19 @@
 //! short. What is checked: outcomes and the very result object, the deadline against a request that
 //! never settles, an abort with its reason, one listener per shared signal, a future dropped half-way
 //! (the wait stops and sends nothing more), and nothing left running after each call.
-#![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-mod support;
-use mcp_tasks_wasm::engine::wait::TaskRef;
-use mcp_tasks_wasm::engine::{Cause as EngineCause, Outcome as EngineOutcome};
-use mcp_tasks_wasm::shell::clock::now;
-use mcp_tasks_wasm::shell::end::{End, Outcome, Rejection};
-use mcp_tasks_wasm::shell::live::{count, Counter};
-use mcp_tasks_wasm::shell::reply::called;
-use mcp_tasks_wasm::shell::start as api;
-use mcp_tasks_wasm::shell::timer::{armed_count, sleep_until};
-use mcp_tasks_wasm::{AwaitOptions, CallOptions};
-use mcp_tasks_wasm::{Client, Reply, RequestOptions};
+use super::support;
+use crate::engine::wait::TaskRef;
+use crate::engine::{Cause as EngineCause, Outcome as EngineOutcome};
+use crate::shell::clock::now;
+use crate::shell::end::{End, Outcome, Rejection};
+use crate::shell::live::{count, Counter};
+use crate::shell::reply::called;
+use crate::shell::start as api;
+use crate::shell::timer::{armed_count, sleep_until};
+use crate::{AwaitOptions, CallOptions};
+use crate::{Client, Reply, RequestOptions};
 use serde_json::json;
 use std::cell::RefCell;
 use std::future::{poll_fn, Future};
@@ -223,15 +222,15 @@ async fn join_all<F: Future + Unpin>(mut futures: Vec<F>) -> Vec<F::Output> {
 
 #[wasm_bindgen_test]
 fn durations_become_whole_milliseconds_rounded_up_saturating_and_no_deadline_is_none() {
-    use mcp_tasks_wasm::shell::millis::{duration_of_millis, millis};
+    use crate::shell::millis::{duration_of_millis, millis};
     assert_eq!(millis(Duration::ZERO), Some(0));
     assert_eq!(millis(Duration::from_nanos(1)), Some(1), "a part of a millisecond rounds up");
     assert_eq!(millis(Duration::from_micros(1500)), Some(2));
     assert_eq!(millis(Duration::new(3, 1_000_000)), Some(3001), "exact milliseconds stay");
     assert_eq!(millis(Duration::new(u64::MAX / 1000 + 1, 0)), Some(u64::MAX), "saturates");
     assert_eq!(millis(Duration::new(u64::MAX, 999_999_998)), Some(u64::MAX), "saturates below NO_DEADLINE");
-    assert_eq!(millis(mcp_tasks_wasm::NO_DEADLINE), None);
+    assert_eq!(millis(crate::NO_DEADLINE), None);
     assert_eq!(duration_of_millis(0.5), Duration::from_millis(1));
-    assert_eq!(duration_of_millis(f64::INFINITY), mcp_tasks_wasm::NO_DEADLINE);
+    assert_eq!(duration_of_millis(f64::INFINITY), crate::NO_DEADLINE);
     assert_eq!(millis(duration_of_millis(1e15)), Some(1_000_000_000_000_000));
 }

@@ -11,33 +11,34 @@
 //! checks in [`World::on_action`]) and panics with the broken rule, the time and the recent history.
 
 #![allow(clippy::panic)] // a broken invariant is a panic, by design: libFuzzer and proptest catch it
+#![allow(clippy::indexing_slicing)] // its own JSON, built just before it is indexed
 #![allow(dead_code)] // the fuzz target and the property tests each use a different part
 
-use arbitrary::{Arbitrary, Unstructured};
-use mcp_tasks_wasm::engine::both::CallAndAwait;
-use mcp_tasks_wasm::engine::call::{CallSettings, CallTool};
-use mcp_tasks_wasm::engine::settings::{
+use crate::engine::both::CallAndAwait;
+use crate::engine::call::{CallSettings, CallTool};
+use crate::engine::settings::{
     HandlerSet, InputMode, ReadChunk, Retry, TimeLimits, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS,
 };
-use mcp_tasks_wasm::engine::step::Step;
-use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
-use mcp_tasks_wasm::engine::{AbortScope, Action, AskId, End, Event, Machine, Outcome, ReqId, StreamEvent};
-use mcp_tasks_wasm::proto::input::{read_input_request, InputKind};
-use mcp_tasks_wasm::proto::request::Call;
-use mcp_tasks_wasm::proto::rpc::{read_rejection, RequestEnd};
+use crate::engine::step::Step;
+use crate::engine::wait::{TaskRef, Wait};
+use crate::engine::{AbortScope, Action, AskId, End, Event, Machine, Outcome, ReqId, StreamEvent};
+use crate::proto::input::{read_input_request, InputKind};
+use crate::proto::request::Call;
+use crate::proto::rpc::{read_rejection, RequestEnd};
+use arbitrary::{Arbitrary, Unstructured};
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 
 /// The task every scenario is about.
-pub const TASK: &str = "t1";
+pub(crate) const TASK: &str = "t1";
 /// Most moves one scenario plays (the rest of a long input is ignored).
-pub const MAX_MOVES: usize = 200;
+pub(crate) const MAX_MOVES: usize = 200;
 /// Ticks one time move may fire; past it the clock stops early (a budget of the harness, not a rule).
-pub const TICK_BUDGET: usize = 2_000;
+pub(crate) const TICK_BUDGET: usize = 2_000;
 /// Ticks at one instant, in a row, that count as a livelock (each must make progress).
-pub const SAME_INSTANT_TICKS: usize = 64;
+pub(crate) const SAME_INSTANT_TICKS: usize = 64;
 /// Actions one step may produce before it counts as endless.
-pub const ACTION_BUDGET: usize = 10_000;
+pub(crate) const ACTION_BUDGET: usize = 10_000;
 /// The longest a single `Wake` move jumps.
 const DAY: u64 = 86_400_000;
 /// History lines kept for a violation's message.
@@ -985,7 +986,7 @@ enum Abort {
 
 /// Counts of what a run reached (to check that the generator is not vacuous).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
+pub(crate) struct Stats {
     /// Moves played.
     pub moves: usize,
     /// Ticks delivered.
@@ -1011,7 +1012,7 @@ pub struct Stats {
 }
 
 /// The machine under test, with everything the harness knows about it.
-pub struct World<'s> {
+pub(crate) struct World<'s> {
     scenario: &'s Scenario,
     verbose: bool,
     /// `CloseStream` actions so far.
@@ -1080,17 +1081,17 @@ impl Rules {
 }
 
 /// Plays `data` as a scenario under [`Rules::KNOWN`]; panics when the engine breaks a rule.
-pub fn run_bytes(data: &[u8]) -> Stats {
+pub(crate) fn run_bytes(data: &[u8]) -> Stats {
     run(&Scenario::decode(data), Rules::KNOWN)
 }
 
 /// Plays `s` under `rules`; panics when the engine breaks a rule.
-pub fn run(s: &Scenario, rules: Rules) -> Stats {
+pub(crate) fn run(s: &Scenario, rules: Rules) -> Stats {
     play(s, rules, false)
 }
 
 /// Plays `s` verbosely and returns the last lines of its history too (for triage).
-pub fn trace(s: &Scenario, rules: Rules) -> (Stats, Vec<String>) {
+pub(crate) fn trace(s: &Scenario, rules: Rules) -> (Stats, Vec<String>) {
     let Some(mut w) = World::new(s, rules, true) else {
         return (Stats { refused: true, ..Stats::default() }, Vec::new());
     };

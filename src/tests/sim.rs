@@ -2,14 +2,14 @@
 //! stream, and a trace of everything the machine did, time-stamped in simulated milliseconds.
 #![allow(dead_code)]
 
-use mcp_tasks_wasm::engine::{Action, AskId, End, Event, Machine, ReqId, StreamEvent};
-use mcp_tasks_wasm::proto::input::InputKind;
-use mcp_tasks_wasm::proto::request::{with_tasks_extension, Call};
-use mcp_tasks_wasm::proto::rpc::{read_rejection, RequestEnd};
+use crate::engine::{Action, AskId, End, Event, Machine, ReqId, StreamEvent};
+use crate::proto::input::InputKind;
+use crate::proto::request::{with_tasks_extension, Call};
+use crate::proto::rpc::{read_rejection, RequestEnd};
 use serde_json::{json, Value};
 
 /// How the fake server answers one request.
-pub enum Resp {
+pub(crate) enum Resp {
     /// `result` after `delay` ms.
     Ok(u64, Value),
     /// A JSON-RPC error after `delay` ms.
@@ -21,7 +21,7 @@ pub enum Resp {
 }
 
 /// How a scripted input handler answers.
-pub enum Reaction {
+pub(crate) enum Reaction {
     /// Resolves with this value after `delay` ms.
     After(u64, Value),
     /// Throws this value after `delay` ms.
@@ -38,12 +38,12 @@ enum Pending {
     Answer(AskId, Value),
     Throw(Value),
     Stream(StreamEvent<Value>),
-    Abort(Value, mcp_tasks_wasm::engine::AbortScope),
+    Abort(Value, crate::engine::AbortScope),
     Cancel,
 }
 
 /// The simulation.
-pub struct Sim {
+pub(crate) struct Sim {
     pub now: u64,
     pub trace: Vec<String>,
     pub statuses: Vec<Value>,
@@ -61,12 +61,12 @@ pub struct Sim {
 }
 
 /// A status object as a server sends it.
-pub fn task(id: &str, status: &str) -> Value {
+pub(crate) fn task(id: &str, status: &str) -> Value {
     json!({"taskId": id, "status": status, "createdAt": "2026-09-01T08:00:00Z", "lastUpdatedAt": "2026-09-01T08:00:00Z", "ttlMs": 60000})
 }
 
 /// `task` with extra fields merged in.
-pub fn task_with(id: &str, status: &str, extra: Value) -> Value {
+pub(crate) fn task_with(id: &str, status: &str, extra: Value) -> Value {
     let mut t = task(id, status);
     if let (Some(o), Some(e)) = (t.as_object_mut(), extra.as_object()) {
         for (k, v) in e {
@@ -77,7 +77,7 @@ pub fn task_with(id: &str, status: &str, extra: Value) -> Value {
 }
 
 /// A tasks/get result (the status plus `resultType`).
-pub fn get_result(status: Value) -> Value {
+pub(crate) fn get_result(status: Value) -> Value {
     let mut v = status;
     if let Some(o) = v.as_object_mut() {
         o.insert("resultType".into(), json!("complete"));
@@ -87,7 +87,7 @@ pub fn get_result(status: Value) -> Value {
 
 impl Sim {
     /// A simulation where the server answers through `server`; handlers never settle unless set.
-    pub fn new(server: impl FnMut(&str, &Value, u64) -> Resp + 'static) -> Self {
+    pub(crate) fn new(server: impl FnMut(&str, &Value, u64) -> Resp + 'static) -> Self {
         Self {
             now: 0,
             trace: Vec::new(),
@@ -107,30 +107,30 @@ impl Sim {
     }
 
     /// Sets the input handler (and input function) script.
-    pub fn handler(mut self, h: impl FnMut(Option<InputKind>, &str, &Value, u64) -> Reaction + 'static) -> Self {
+    pub(crate) fn handler(mut self, h: impl FnMut(Option<InputKind>, &str, &Value, u64) -> Reaction + 'static) -> Self {
         self.handler = Box::new(h);
         self
     }
 
     /// Events a listen stream delivers, `delay` ms after it opens. Each call scripts one more stream:
     /// the first open plays the first script, a reopen the next (none left: a silent stream).
-    pub fn stream(mut self, events: Vec<(u64, StreamEvent<Value>)>) -> Self {
+    pub(crate) fn stream(mut self, events: Vec<(u64, StreamEvent<Value>)>) -> Self {
         self.stream_scripts.push_back(events);
         self
     }
 
     /// Schedules an abort at `at`.
-    pub fn abort_at(&mut self, at: u64, reason: Value) {
-        self.abort_scoped_at(at, reason, mcp_tasks_wasm::engine::AbortScope::All);
+    pub(crate) fn abort_at(&mut self, at: u64, reason: Value) {
+        self.abort_scoped_at(at, reason, crate::engine::AbortScope::All);
     }
 
     /// Schedules a cancel asked (`cancelSignal`) at `at`.
-    pub fn cancel_at(&mut self, at: u64) {
+    pub(crate) fn cancel_at(&mut self, at: u64) {
         self.push(at, Pending::Cancel);
     }
 
     /// Schedules an abort of `scope` at `at`.
-    pub fn abort_scoped_at(&mut self, at: u64, reason: Value, scope: mcp_tasks_wasm::engine::AbortScope) {
+    pub(crate) fn abort_scoped_at(&mut self, at: u64, reason: Value, scope: crate::engine::AbortScope) {
         self.push(at, Pending::Abort(reason, scope));
     }
 
@@ -145,7 +145,7 @@ impl Sim {
 
     /// Runs `m` to its end (or until nothing can move it), returning the outcome as JSON
     /// (`{"rejected": value}` for a rejection, `null` when it never finished).
-    pub fn run<M: Machine<Value>>(&mut self, m: &mut M) -> Value {
+    pub(crate) fn run<M: Machine<Value>>(&mut self, m: &mut M) -> Value {
         for _ in 0..10_000 {
             self.drain(m);
             if self.finish.is_some() || !self.step(m, u64::MAX) {
@@ -162,7 +162,7 @@ impl Sim {
 
     /// Runs `m` like [`Sim::run`] but only through the events and timers due by `until` (to inject an
     /// event at `until` by hand afterwards).
-    pub fn run_until<M: Machine<Value>>(&mut self, m: &mut M, until: u64) {
+    pub(crate) fn run_until<M: Machine<Value>>(&mut self, m: &mut M, until: u64) {
         for _ in 0..10_000 {
             self.drain(m);
             if self.finish.is_some() || !self.step(m, until) {
@@ -296,7 +296,7 @@ impl Sim {
     }
 
     /// The times at which requests of `method` were sent.
-    pub fn times(&self, method: &str) -> Vec<u64> {
+    pub(crate) fn times(&self, method: &str) -> Vec<u64> {
         self.requests.iter().filter(|(_, m, _)| m == method).map(|(t, _, _)| *t).collect()
     }
 }
@@ -316,7 +316,7 @@ fn describe(call: &Call<Value>) -> String {
 }
 
 /// A script of tasks/get answers: the n-th poll gets the n-th entry (the last one repeats).
-pub fn polls(answers: Vec<Resp>) -> impl FnMut(&str, &Value, u64) -> Resp {
+pub(crate) fn polls(answers: Vec<Resp>) -> impl FnMut(&str, &Value, u64) -> Resp {
     let mut answers: std::collections::VecDeque<Resp> = answers.into();
     move |method, _params, _now| match method {
         "tasks/get" => {

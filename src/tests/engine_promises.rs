@@ -4,13 +4,13 @@
 //! silent stream, and `callAndAwait` as one machine.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-mod sim;
+use super::sim;
 
-use mcp_tasks_wasm::engine::both::CallAndAwait;
-use mcp_tasks_wasm::engine::call::CallSettings;
-use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, TimeLimits, WaitSettings};
-use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
-use mcp_tasks_wasm::engine::{AbortScope, Event, Machine, StreamEvent};
+use crate::engine::both::CallAndAwait;
+use crate::engine::call::CallSettings;
+use crate::engine::settings::{HandlerSet, InputMode, TimeLimits, WaitSettings};
+use crate::engine::wait::{TaskRef, Wait};
+use crate::engine::{AbortScope, Event, Machine, StreamEvent};
 use serde_json::{json, Value};
 use sim::{get_result, task_with, Reaction, Resp, Sim};
 use std::cell::RefCell;
@@ -59,7 +59,7 @@ fn two_key_server(rec: Rc<Recorder>) -> impl FnMut(&str, &Value, u64) -> Resp {
     }
 }
 
-fn uneven_handlers() -> impl FnMut(Option<mcp_tasks_wasm::proto::input::InputKind>, &str, &Value, u64) -> Reaction {
+fn uneven_handlers() -> impl FnMut(Option<crate::proto::input::InputKind>, &str, &Value, u64) -> Reaction {
     |_, key, _, _| Reaction::After(if key == "a" { 10 } else { 350 }, accept())
 }
 
@@ -147,7 +147,7 @@ fn the_listen_acknowledgement_is_bounded_by_the_request_timeout() {
     let o = WaitSettings {
         listen: true,
         limits: TimeLimits { deadline_ms: Some(60_000), request_timeout_ms: Some(100) },
-        retry: mcp_tasks_wasm::engine::settings::Retry { retries: 0, ..Default::default() },
+        retry: crate::engine::settings::Retry { retries: 0, ..Default::default() },
         ..WaitSettings::default()
     };
     let mut sim = Sim::new(|m: &str, _: &Value, _| match m {

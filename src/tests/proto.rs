@@ -1,10 +1,10 @@
 //! The wire helpers on their own: capability merging, discovery, URL and answer checks, rejections.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use mcp_tasks_wasm::json::is_web_url;
-use mcp_tasks_wasm::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
-use mcp_tasks_wasm::proto::request::{deep_merge, server_supports, with_tasks_extension};
-use mcp_tasks_wasm::proto::rpc::{read_rejection, RequestEnd};
+use crate::json::is_web_url;
+use crate::proto::input::{check_create_message_result, check_elicit_result, check_list_roots_result};
+use crate::proto::request::{deep_merge, server_supports, with_tasks_extension};
+use crate::proto::rpc::{read_rejection, RequestEnd};
 use serde_json::json;
 
 #[test]
@@ -84,8 +84,8 @@ fn a_rejection_is_a_json_rpc_error_only_with_an_integer_code_and_a_message() {
 
 #[test]
 fn wire_enums_serialize_as_their_wire_strings() {
-    use mcp_tasks_wasm::engine::ErrorKind;
-    use mcp_tasks_wasm::proto::task::TaskState;
+    use crate::engine::ErrorKind;
+    use crate::proto::task::TaskState;
     assert_eq!(serde_json::to_value(TaskState::InputRequired).unwrap(), json!("input_required"));
     assert_eq!(serde_json::from_value::<TaskState>(json!("cancelled")).unwrap(), TaskState::Cancelled);
     assert!(serde_json::from_value::<TaskState>(json!("paused")).is_err());

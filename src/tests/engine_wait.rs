@@ -1,11 +1,11 @@
 //! awaitTask by polling, on simulated time: the whole request trace and the outcome, rule by rule.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-mod sim;
+use super::sim;
 
-use mcp_tasks_wasm::engine::settings::{Retry, TimeLimits, WaitSettings};
-use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
-use mcp_tasks_wasm::engine::AbortScope;
+use crate::engine::settings::{Retry, TimeLimits, WaitSettings};
+use crate::engine::wait::{TaskRef, Wait};
+use crate::engine::AbortScope;
 use serde_json::{json, Value};
 use sim::{get_result, polls, task, task_with, Resp, Sim};
 

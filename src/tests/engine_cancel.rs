@@ -4,12 +4,12 @@
 //! `callAndAwait`'s call `timeoutMs` bounding the whole call when the wait's options set none.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-mod sim;
+use super::sim;
 
-use mcp_tasks_wasm::engine::both::CallAndAwait;
-use mcp_tasks_wasm::engine::call::CallSettings;
-use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, TimeLimits, WaitSettings};
-use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
+use crate::engine::both::CallAndAwait;
+use crate::engine::call::CallSettings;
+use crate::engine::settings::{HandlerSet, InputMode, TimeLimits, WaitSettings};
+use crate::engine::wait::{TaskRef, Wait};
 use serde_json::{json, Value};
 use sim::{get_result, task, task_with, Reaction, Resp, Sim};
 use std::cell::Cell;

@@ -2,12 +2,12 @@
 //! protocol violations, timeouts; getTask / updateTask / cancelTask.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-mod sim;
+use super::sim;
 
-use mcp_tasks_wasm::engine::call::{CallSettings, CallTool};
-use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, ReadChunk, TimeLimits};
-use mcp_tasks_wasm::engine::step::Step;
-use mcp_tasks_wasm::proto::request::Call;
+use crate::engine::call::{CallSettings, CallTool};
+use crate::engine::settings::{HandlerSet, InputMode, ReadChunk, TimeLimits};
+use crate::engine::step::Step;
+use crate::proto::request::Call;
 use serde_json::{json, Value};
 use sim::{get_result, task, Reaction, Resp, Sim};
 use std::cell::RefCell;
@@ -285,8 +285,7 @@ fn abort_rejects_a_call() {
 fn step(call: Call<Value>, answer: Resp) -> (Sim, Value) {
     let mut answer = Some(answer);
     let mut sim = Sim::new(move |_: &str, _: &Value, _: u64| answer.take().unwrap_or(Resp::Never));
-    let mut s =
-        Step::new(call, "t1".into(), TimeLimits::default(), mcp_tasks_wasm::engine::settings::Retry::default(), 0);
+    let mut s = Step::new(call, "t1".into(), TimeLimits::default(), crate::engine::settings::Retry::default(), 0);
     let out = sim.run(&mut s);
     (sim, out)
 }

@@ -1,4 +1,4 @@
-//! Property tests of the engine's contract over the deterministic world in `tests/harness`: random
+//! Property tests of the engine's contract over the deterministic world in `crate::fuzzing`: random
 //! bytes decode (through `arbitrary`, exactly as in the fuzzer `tests/fuzz`) into a machine, its
 //! options and a list of server, application and clock moves; every invariant is checked after every
 //! step (see `tests/fuzz/README.md` for the list).
@@ -9,14 +9,14 @@
 //! inputs (`tests/fuzz/artifacts/engine/`) are replayed here by name too.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-mod harness;
+use crate::fuzzing::harness;
 
+use crate::engine::both::CallAndAwait;
+use crate::engine::call::CallSettings;
+use crate::engine::settings::{HandlerSet, InputMode, WaitSettings};
+use crate::engine::{AbortScope, Action, End, Event, Machine, ReqId};
+use crate::proto::rpc::RequestEnd;
 use harness::{Dur, Move, Opts, ReplySpec, Rules, Scenario, StatusSpec, Subject};
-use mcp_tasks_wasm::engine::both::CallAndAwait;
-use mcp_tasks_wasm::engine::call::CallSettings;
-use mcp_tasks_wasm::engine::settings::{HandlerSet, InputMode, WaitSettings};
-use mcp_tasks_wasm::engine::{AbortScope, Action, End, Event, Machine, ReqId};
-use mcp_tasks_wasm::proto::rpc::RequestEnd;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -85,8 +85,8 @@ fn the_generator_reaches_every_part_of_the_engine() {
 }
 
 /// Replays an input file named by `HARNESS_REPLAY` (a fuzzer artifact, say) and prints its decoded
-/// scenario and history: `HARNESS_REPLAY=tests/fuzz/artifacts/engine/crash-… cargo test --test
-/// engine_props replay -- --ignored --nocapture`.
+/// scenario and history: `HARNESS_REPLAY=tests/fuzz/artifacts/engine/crash-… cargo test --lib
+/// props::replay -- --ignored --nocapture`.
 #[test]
 #[ignore = "a triage tool: needs HARNESS_REPLAY"]
 fn replay() {
@@ -201,7 +201,8 @@ fn finding_1_harness_form() {
 /// Found by `MCP_FUZZ_STRICT=1 tests/fuzz/short.sh` from the committed corpus (its 39th input):
 /// finding 1 — `callAndAwait`, the wait signal fires during the call, the created task's task is
 /// observed (`onStatus`) before the abort ends the wait.
-const CRASH_9278: &[u8] = include_bytes!("fuzz/artifacts/engine/crash-92787462359c83a56470155044177e84f71bea5f");
+const CRASH_9278: &[u8] =
+    include_bytes!("../../tests/fuzz/artifacts/engine/crash-92787462359c83a56470155044177e84f71bea5f");
 
 #[test]
 fn fuzz_crash_9278_finding_1_under_strict_rules() {

@@ -2,13 +2,11 @@
 //! rounds, timing against polls and the deadline, every invalid answer, exceptions.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-mod sim;
+use super::sim;
 
-use mcp_tasks_wasm::engine::settings::{
-    HandlerSet, InputMode, ReadChunk, TimeLimits, WaitSettings, DEFAULT_READ_CHUNK,
-};
-use mcp_tasks_wasm::engine::wait::{TaskRef, Wait};
-use mcp_tasks_wasm::proto::input::InputKind;
+use crate::engine::settings::{HandlerSet, InputMode, ReadChunk, TimeLimits, WaitSettings, DEFAULT_READ_CHUNK};
+use crate::engine::wait::{TaskRef, Wait};
+use crate::proto::input::InputKind;
 use serde_json::{json, Value};
 use sim::{get_result, task_with, Reaction, Resp, Sim};
 use std::cell::RefCell;
@@ -474,8 +472,8 @@ fn many_forms(n: usize) -> Value {
 fn ten_thousand_requests_in_one_status_are_each_asked_once_and_answered_in_one_round() {
     // The input desk itself (natively a status is a serde_json tree, which every ask would copy: in the
     // module it is a handle): 10 000 requests offered, re-offered while their handlers run, answered.
-    use mcp_tasks_wasm::engine::inputs::InputDesk;
-    use mcp_tasks_wasm::engine::{Action, Queue};
+    use crate::engine::inputs::InputDesk;
+    use crate::engine::{Action, Queue};
     let n: usize = 10_000;
     let requests: Vec<(String, Value)> = (0..n).map(|i| (format!("k{i}"), form("?"))).collect();
     let status = json!({"taskId": "t1", "status": "input_required"});
@@ -576,8 +574,8 @@ fn a_status_read_over_several_steps_is_decided_as_if_read_in_one() {
 
 #[test]
 fn a_status_read_over_several_steps_asks_nothing_before_the_last_request_is_read() {
-    use mcp_tasks_wasm::engine::{Action, Event, Machine};
-    use mcp_tasks_wasm::proto::rpc::RequestEnd;
+    use crate::engine::{Action, Event, Machine};
+    use crate::proto::rpc::RequestEnd;
     let reading = |opts: WaitSettings| {
         let mut w = Wait::new(TaskRef::TaskId("t1".into()), opts, 0).unwrap();
         let Some(Action::Send { req, .. }) = w.next_action() else { panic!("no read") };
