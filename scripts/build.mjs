@@ -22,11 +22,17 @@ const variants = [
   { name: "journal", dir: join(pkg, "journal"), features: ["journal"] },
 ];
 
-const entries = ["index.js", "node.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "http.js", "port.js", "result.js", "sdk.js", "stdio.js", "stdio.d.ts"];
+const entries = ["index.js", "node.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "http.js", "port.js", "result.js", "sdk.js", "stdio.js"];
 const journalEntries = ["journal/index.js", "journal/node.js"];
 const declarations = ["index.d.ts", "node.d.ts"];
-// Each entry's declarations: js/entry.d.ts for pkg/, js/journal/entry.d.ts for pkg/journal/.
-const declared = [...declarations.map((d) => ["entry.d.ts", d]), ...declarations.map((d) => ["journal/entry.d.ts", `journal/${d}`])];
+// Each entry's declarations, from js/types/ (every declaration of the package lives there; the exports'
+// and the transports' are emitted into the generated .d.ts by the crate): entry.d.ts for pkg/,
+// journal-entry.d.ts for pkg/journal/, stdio.d.ts for mcp-tasks-wasm/stdio.
+const declared = [
+  ...declarations.map((d) => ["types/entry.d.ts", d]),
+  ...declarations.map((d) => ["types/journal-entry.d.ts", `journal/${d}`]),
+  ["types/stdio.d.ts", "stdio.d.ts"],
+];
 // The journal's stores (js/stores.js) are a wasm-bindgen snippet of the journal build: the module
 // imports the default store from it, so wasm-bindgen copies it under pkg/journal/snippets/<crate>-<hash>/js/
 // and the glue imports it from there. pkg/journal/stores.js re-exports that very module for the

@@ -27,8 +27,6 @@ mod api;
 mod bind;
 #[cfg(target_arch = "wasm32")]
 mod shell;
-#[cfg(all(target_arch = "wasm32", feature = "js"))]
-mod transport;
 
 /// The fuzz world (cargo feature `fuzzing`, for `tests/fuzz`; the crate's own tests use it too).
 #[cfg(any(all(test, not(target_arch = "wasm32")), feature = "fuzzing"))]

@@ -1,6 +1,6 @@
 // mcp-tasks-wasm — the entries' declarations (pkg/index.d.ts and pkg/node.d.ts are copies of this file;
-// the journal entry's, js/journal/entry.d.ts, adds the journal to these):
-// the module's exports and types (declared in src/bind/types.d.ts and src/transport/types.d.ts, emitted
+// the journal entry's, js/types/journal-entry.d.ts, adds the journal to these):
+// the module's exports and types (declared in js/types/api.d.ts and js/types/transports.d.ts, emitted
 // into the generated mcp_tasks_wasm.d.ts), re-exported by name so wasm-bindgen's own internals
 // (InitOutput and its `any`s) stay out of the public API; then the JS adapters' functions, init and
 // initSync. tests/node/api.test.mjs checks that these names are exactly the runtime exports.
