@@ -6,8 +6,9 @@
 //
 // - `request(method, params, {timeoutMs?, signal?})` sends `{jsonrpc, id, method, params}` with the
 //   `_meta` every 2026-07-28 request carries (protocol version, client info, capabilities) and resolves
-//   with the response's `result`, or rejects with its `error` object (an `McpHttpError` when the error
-//   is not a JSON-RPC error object). On abort or timeout it rejects (an `McpHttpError`, status 0) and
+//   with the response's `result`, or rejects with its `error` object (an `McpChannelError` — the
+//   transport's subclass, `McpHttpError` over HTTP — when the error is not a JSON-RPC error object). On
+//   abort or timeout it rejects (an `McpChannelError`, status 0) and
 //   sends `notifications/cancelled` for its id.
 // - `listen(params, {signal?})` sends `subscriptions/listen` and resolves with an async iterator of the
 //   notifications routed to it; `return()` or the signal ends it (and sends `notifications/cancelled`);
@@ -23,7 +24,7 @@
 // (a server→client request, garbage) is ignored. What application objects do (getters, Proxy traps,
 // a throwing `send`) never escapes: a read that throws counts as absent, a throw becomes the request's
 // rejection.
-import { transportError } from "./errors.js";
+import { McpChannelError } from "./errors.js";
 import { attempt, isObject, later, nothing, readKey } from "./values.js";
 
 /** The protocol version every request's `_meta` carries. */
@@ -41,8 +42,6 @@ const done = () => ({ done: true, value: undefined });
 /** The strings of an array (none when `v` is no array, or reading it throws). */
 const strings = (v) => attempt(() => (Array.isArray(v) ? Array.from(v).filter((s) => typeof s === "string") : []), []);
 
-/** A failure without a JSON-RPC answer (an `McpHttpError`, status 0), with its `cause` if any. */
-const channelError = (message, cause) => transportError("McpHttpError", message, cause === undefined ? undefined : { cause });
 
 /** Whether `e` is a JSON-RPC error object: a plain object (no DOMException) with an integer `code`
  * and a string `message`. */
@@ -107,9 +106,9 @@ function tie(signal, timeoutMs, fire) {
   };
 }
 
-/** The rejection of a request its signal (`why`: "signal") or its timeout ("timeout") ended. */
-const abortError = (method, why, timeoutMs) =>
-  channelError(`${method}: ${why === "timeout" ? `request timed out after ${Math.trunc(Math.min(Math.max(timeoutMs, 0), 2 ** 32 - 1))} ms` : "request aborted"}`);
+/** What a request its signal (`why`: "signal") or its timeout ("timeout") ended says. */
+const abortMessage = (method, why, timeoutMs) =>
+  `${method}: ${why === "timeout" ? `request timed out after ${Math.trunc(Math.min(Math.max(timeoutMs, 0), 2 ** 32 - 1))} ms` : "request aborted"}`;
 
 /** The open listens of `streams` a notification goes to (`ownId`: the channel's reading of an id). */
 function targets(streams, ownId, method, params) {
@@ -163,15 +162,19 @@ function streamIterator(streams, id, end) {
  * `clientCapabilities`, `inputHandlers`, `requestTimeoutMs`, `idPrefix` (ids go out as strings
  * `"<idPrefix><n>"`, so they never collide with another client's numbers on a shared transport).
  * Throws a `TypeError` for bad arguments, prefixed with `name` (default `"channelClient"`: a transport
- * built on it passes its own).
+ * built on it passes its own, and its error class as `Failure`, an `McpChannelError` subclass).
  */
-export function channelClient(send, options, name) {
+export function channelClient(send, options, name, Failure = McpChannelError) {
   // The client starts as the options it shows (`clientCapabilities`, `inputHandlers`,
   // `requestTimeoutMs`, those given); the methods are added at the end.
   const { clientInfo: info = { name: "mcp-tasks-wasm", version: VERSION }, idPrefix: prefix, ...client } =
     readArguments(send, options, typeof name === "string" ? name : "channelClient");
   const caps = client.clientCapabilities ?? {};
   const defaultTimeoutMs = client.requestTimeoutMs;
+  /** A failure of this channel (of the transport's error class), with its `cause` if any. */
+  const channelError = (message, cause) => new Failure(message, cause === undefined ? undefined : { cause });
+  /** The rejection of a request its signal or its timeout ended. */
+  const abortError = (method, why, timeoutMs) => channelError(abortMessage(method, why, timeoutMs));
   let lastId = 0;
   let closed;
   /** Request id → `{resolve, reject, untie}`. */
@@ -352,7 +355,7 @@ export function channelClient(send, options, name) {
    * `retryable: false`). */
   function close(error) {
     if (closed !== undefined) return;
-    closed = error !== undefined ? error : transportError("McpHttpError", "the channel closed", { retryable: false });
+    closed = error !== undefined ? error : new Failure("the channel closed", { retryable: false });
     fail(undefined, closed);
     for (const [id] of [...streams]) endOpenStream(id, closed);
   }

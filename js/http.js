@@ -9,7 +9,7 @@
 // only ever runs inside the async exchange, after a microtask, and whatever it throws becomes the
 // request's documented failure.
 import { channelClient, PROTOCOL_VERSION } from "./channel.js";
-import { transportError } from "./errors.js";
+import { McpHttpError } from "./errors.js";
 import { attempt, isObjectLike, nothing } from "./values.js";
 
 /** The longest body excerpt an `McpHttpError` carries. */
@@ -190,7 +190,7 @@ export function httpClient(url, options) {
     const call = handoff ?? { status: 0 };
     handoff = undefined;
     exchange(message, call).then(nothing, nothing);
-  }, common, "httpClient");
+  }, common, "httpClient", McpHttpError);
   // The adapter drives the channel (`receive`, `fail`; `close` is not the caller's); the caller gets
   // the rest, with the adapter's `request` and `listen`.
   const { request, listen: channelListen, receive, fail, close, ...client } = chan;
@@ -206,7 +206,7 @@ export function httpClient(url, options) {
     const abort = () => {
       gone = true;
       attempt(() => controller.abort());
-      stream?.opened(transportError("McpHttpError", "subscriptions/listen: request aborted"));
+      stream?.opened(new McpHttpError("subscriptions/listen: request aborted"));
       stream?.wake();
     };
     if (id !== undefined) inflight.set(id, abort);
@@ -214,7 +214,7 @@ export function httpClient(url, options) {
     let after;
     const httpError = (detail, text) => {
       const body = typeof text === "string" ? text.slice(0, EXCERPT) : "";
-      const e = transportError("McpHttpError", `${method}: HTTP ${status} ${detail}`, { status, body });
+      const e = new McpHttpError(`${method}: HTTP ${status} ${detail}`, { status, body });
       if (after !== undefined) e.retryAfterMs = after;
       return e;
     };
@@ -258,7 +258,7 @@ export function httpClient(url, options) {
       if (gone || id === undefined) return;
       const error = !posting || attempt(() => e?.name) === "McpHttpError"
         ? e
-        : transportError("McpHttpError", `${method}: network error: ${describe(e)}`, { status, cause: e });
+        : new McpHttpError(`${method}: network error: ${describe(e)}`, { status, cause: e });
       stream?.opened(error);
       fail(id, error);
     } finally {

@@ -3,7 +3,7 @@
 // WebExtension runtime.Port — on the module's message channel (`channelClient`). Messages are the
 // JSON-RPC objects themselves (structured clone, no framing).
 import { channelClient } from "./channel.js";
-import { transportError } from "./errors.js";
+import { McpPortError } from "./errors.js";
 
 /**
  * The kinds of port, by what they can do:
@@ -46,7 +46,7 @@ export function portClient(port, options) {
   let stop;
   if (extension) {
     const onMessage = (m) => onData(m);
-    const onDisconnect = () => shut(transportError("McpPortError", "the port disconnected", { retryable: false }));
+    const onDisconnect = () => shut(new McpPortError("the port disconnected", { retryable: false }));
     port.onMessage.addListener(onMessage);
     port.onDisconnect?.addListener?.(onDisconnect);
     stop = () => {

@@ -13,10 +13,10 @@
 //   requests. Ids are strings (`"mcp-tasks-wasm-<n>"`), so they never collide with an SDK `Client`
 //   sharing the transport.
 import { channelClient } from "./channel.js";
-import { transportError } from "./errors.js";
+import { McpChannelError } from "./errors.js";
 
 const PREFIX = "mcp-tasks-wasm-";
-const httpError = (message) => transportError("McpHttpError", message);
+const channelError = (message) => new McpChannelError(message);
 
 /** The JSON-RPC error an SDK HTTP error carries in its body (`error.data.text`; the SDK throws on a 404
  * `-32601` instead of delivering it), with the id it answers. */
@@ -48,7 +48,7 @@ export function sdkTransportClient(transport, options) {
       signals.set(id, c);
       sendOptions = {
         requestSignal: c.signal,
-        onRequestStreamEnd: () => done(id, httpError("request: the response stream ended without a response")),
+        onRequestStreamEnd: () => done(id, channelError("request: the response stream ended without a response")),
       };
     }
     ready()
@@ -83,7 +83,7 @@ export function sdkTransportClient(transport, options) {
         prev.onerror?.call(transport, e);
       };
       transport.onclose = () => {
-        fail(undefined, httpError("request: the transport closed"));
+        fail(undefined, channelError("request: the transport closed"));
         prev.onclose?.call(transport);
       };
       if (typeof transport.start === "function") return transport.start();

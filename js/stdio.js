@@ -4,7 +4,7 @@
 // Protocol 2026-07-28 has no `initialize`: every request carries its `_meta` from the very first line.
 import { spawn } from "node:child_process";
 import { channelClient } from "./channel.js";
-import { transportError } from "./errors.js";
+import { McpStdioError } from "./errors.js";
 
 /** The most a line of stdout may hold before it is dropped (and reported through `onLog`). */
 const MAX_LINE = 8 * 1024 * 1024;
@@ -61,7 +61,7 @@ export function stdioClient(commandOrStreams, args, options) {
   const fail = (message, extra) => {
     if (ended) return;
     ended = true;
-    closeChannel(transportError("McpStdioError", message, { stderr: tail.join("\n"), retryable: false, ...extra }));
+    closeChannel(new McpStdioError(message, { stderr: tail.join("\n"), retryable: false, ...extra }));
   };
 
   lines(streams.stdout, (line) => {

@@ -87,7 +87,6 @@ export type {
   JsonRpcNotification,
   DiscoverResult,
   HttpClient,
-  McpHttpError,
   SdkTransport,
   SdkTransportClientOptions,
   ChannelClientOptions,
@@ -110,6 +109,50 @@ export declare function initSync(module: { module: BufferSource | WebAssembly.Mo
 
 /** The tasks extension identifier. */
 export declare const TASKS_EXTENSION: "io.modelcontextprotocol/tasks";
+
+/**
+ * How a transport's request (or listen) rejects when no JSON-RPC answer came: a failure of the
+ * JSON-RPC channel itself — the request timed out or was aborted, the channel closed, a message could
+ * not be sent — on any transport. Each transport's own failures are a subclass (`McpHttpError`,
+ * `McpStdioError`, `McpPortError`), so `instanceof McpChannelError` catches them all. It has no `code`,
+ * so it is never mistaken for a JSON-RPC error.
+ */
+export declare class McpChannelError extends Error {
+  constructor(message: string, extra?: Record<string, unknown>);
+  name: "McpChannelError" | "McpHttpError" | "McpStdioError" | "McpPortError";
+  /** The HTTP status (`McpHttpError`), else 0. */
+  status: number;
+  /** Up to 200 characters of the body that came back (`McpHttpError`), else "". */
+  body: string;
+  /** The underlying failure, when there was one. */
+  cause?: unknown;
+  /** `false` for a channel that cannot come back (closed, a process that exited): the library does not
+   * re-issue reads over it. */
+  retryable?: boolean;
+}
+/** A failure of an HTTP exchange: a network error, an HTTP status without a JSON-RPC answer, a body that
+ * is not JSON or not a response to the request, an event stream that ended without it; and an HTTP
+ * client's timeouts and aborts. */
+export declare class McpHttpError extends McpChannelError {
+  name: "McpHttpError";
+  /** The response's `Retry-After` in ms (seconds or an HTTP date), when it sent one: the library waits at
+   * least this long before re-issuing a read. */
+  retryAfterMs?: number;
+}
+/** A stdio server's failure (`mcp-tasks-wasm/stdio`): it could not start, or it exited. */
+export declare class McpStdioError extends McpChannelError {
+  name: "McpStdioError";
+  /** The exit code, when it exited with one. */
+  exitCode?: number | null;
+  /** The signal that ended it, when one did. */
+  signal?: string;
+  /** Its last stderr lines. */
+  stderr?: string;
+}
+/** An extension port that disconnected. */
+export declare class McpPortError extends McpChannelError {
+  name: "McpPortError";
+}
 
 /** The text of a tool result: its `content` blocks of type `"text"`, their `text` joined with "\n"
  * (`""` when it has none). Never throws. A JS module of its own (`result.js`). */

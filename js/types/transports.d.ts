@@ -71,7 +71,7 @@ export interface DiscoverResult {
 /**
  * The Streamable HTTP client (MCP 2026-07-28). `request` resolves with the JSON-RPC `result`; rejects
  * with the JSON-RPC error object `{code, message, data?}` when the server answered with one (whatever
- * the HTTP status), else with an {@link McpHttpError}.
+ * the HTTP status), else with an `McpHttpError` (the package entries export the class).
  */
 export interface HttpClient extends TasksClient {
   request(method: string, params?: Record<string, unknown>, options?: HttpRequestOptions): Promise<Record<string, unknown>>;
@@ -82,24 +82,6 @@ export interface HttpClient extends TasksClient {
   listen(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<AsyncIterableIterator<JsonRpcNotification>>;
   /** `server/discover`, sent once per client (a failure is not cached). */
   discover(params?: Record<string, unknown>, options?: HttpRequestOptions): Promise<DiscoverResult>;
-}
-
-/**
- * How `request`/`listen` reject when no JSON-RPC answer came: a network failure, an abort, a timeout,
- * a body that is not JSON, not a response to the request, or an event stream that ended without it.
- * It has no `code`, so it is never mistaken for a JSON-RPC error.
- */
-export interface McpHttpError extends Error {
-  name: "McpHttpError";
-  /** The HTTP status, or 0 when no response came. */
-  status: number;
-  /** Up to 200 characters of the body that came back, or "". */
-  body: string;
-  /** The underlying failure, when there was one. */
-  cause?: unknown;
-  /** The response's `Retry-After` in ms (seconds or an HTTP date), when it sent one: the library waits at
-   * least this long before re-issuing a read. */
-  retryAfterMs?: number;
 }
 
 /** The part of an SDK transport (`@modelcontextprotocol/client` `Transport`) the adapter uses. */

@@ -201,7 +201,7 @@ test("the declarations name exactly the runtime exports, of both entries; the co
   const dts = read("node.d.ts");
   const list = dts.slice(dts.indexOf("export {"));
   const declared = new Set([...list.slice(0, list.indexOf("} from")).matchAll(/^\s+(\w+),$/gm)].map((m) => m[1]));
-  for (const m of dts.matchAll(/^export declare function (\w+)/gm)) declared.add(m[1]);
+  for (const m of dts.matchAll(/^export declare (?:function|class) (\w+)/gm)) declared.add(m[1]);
   for (const extra of ["default", "init", "TASKS_EXTENSION"]) declared.add(extra);
   assert.deepEqual([...declared].sort(), Object.keys(lib).sort());
   // The journal entry declares the core's names (export *) plus its own.

@@ -32,7 +32,7 @@ test("ids are unique, responses match by id out of order, the error object is th
   const c = client.request("ping", {});
   client.receive({ id: sent[2].id, error: { code: 1.5, message: "not an integer" } });
   const e = await rejection(c);
-  assert.equal(e.name, "McpHttpError");
+  assert.equal(e.name, "McpChannelError");
   assert.equal(e.status, 0);
   assert.match(e.message, /malformed JSON-RPC error/);
   assert.deepEqual(e.cause, { code: 1.5, message: "not an integer" });
@@ -116,7 +116,7 @@ test("a timeout rejects, sends notifications/cancelled once, and a late response
   client.receive({ id: sent[1].id, result: {} });
   await answered;
   const e = await rejection(slow);
-  assert.equal(e.name, "McpHttpError");
+  assert.equal(e.name, "McpChannelError");
   assert.equal(e.message, "tasks/get: request timed out after 20 ms");
   await tick(40);
   const cancels = sent.filter((m) => m.method === "notifications/cancelled");

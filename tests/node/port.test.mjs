@@ -60,8 +60,8 @@ test("a request or listen with an already-aborted signal rejects at once and sen
   const sent = [];
   const client = lib.channelClient((m) => sent.push(m));
   const signal = AbortSignal.abort("before");
-  assert.equal((await rejection(client.request("ping", {}, { signal }))).name, "McpHttpError");
-  assert.equal((await rejection(client.listen({ notifications: { taskIds: ["t"] } }, { signal }))).name, "McpHttpError");
+  assert.equal((await rejection(client.request("ping", {}, { signal }))).name, "McpChannelError");
+  assert.equal((await rejection(client.listen({ notifications: { taskIds: ["t"] } }, { signal }))).name, "McpChannelError");
   assert.deepEqual(sent, []);
   // And one aborted later sends notifications/cancelled for the id it sent.
   const later = new AbortController();

@@ -99,7 +99,7 @@ describe("sdkTransportClient: wiring", () => {
     const pending = client.request("tools/call", { name: "forever" }, { signal: ac.signal }); // sync: blocks
     setTimeout(() => ac.abort(), 30);
     const aborted = await rejection(pending);
-    assert.equal(aborted.name, "McpHttpError");
+    assert.equal(aborted.name, "McpChannelError");
     assert.match(aborted.message, /aborted/);
     const timedOut = await rejection(client.request("tools/call", { name: "forever" }, { timeoutMs: 50 }));
     assert.match(timedOut.message, /timed out after 50 ms/);

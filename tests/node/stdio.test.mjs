@@ -53,7 +53,7 @@ test("an abort sends notifications/cancelled for the request id; the channel kee
     const gone = new AbortController();
     const asked = client.request("ping", {}, { signal: gone.signal });
     gone.abort();
-    assert.equal((await rejection(asked)).name, "McpHttpError");
+    assert.equal((await rejection(asked)).name, "McpChannelError");
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(got("notifications/cancelled"), 2);
     assert.equal((await callAndAwait(client, "echo", { text: "still" })).tag, "ok");

@@ -8,6 +8,8 @@ import {
   capabilities,
   directClient,
   getTask,
+  McpChannelError,
+  McpHttpError,
   serverSupports,
   TASKS_EXTENSION,
   updateTask,
@@ -80,4 +82,11 @@ export async function main(): Promise<void> {
   await cancelTask(client, "tsk_1", { requestTimeoutMs: 1_000 });
   const direct = directClient((method) => ({ method }), { inputHandlers: handlers });
   console.log(TASKS_EXTENSION, serverSupports({ capabilities: {} }), validateElicitResult({ action: "cancel" }).tag, direct.request);
+}
+
+/** What a transport failure is, told by its class (the error classes are values: instanceof works). */
+export function describeFailure(e: unknown): string {
+  if (e instanceof McpHttpError) return `HTTP ${e.status}: ${e.body}${e.retryAfterMs === undefined ? "" : ` (retry after ${e.retryAfterMs} ms)`}`;
+  if (e instanceof McpChannelError) return `${e.name}: ${e.message}${e.retryable === false ? " (closed)" : ""}`;
+  return String(e);
 }
