@@ -129,7 +129,7 @@ function pruneSnippets(dir) {
 
 /**
  * Makes a call made before the module is loaded a clear mistake instead of a `TypeError` about
- * `undefined` (issue 30): each function wasm-bindgen generated starts with a check that the module is
+ * `undefined`: each function wasm-bindgen generated starts with a check that the module is
  * instantiated — an async one (`@returns {Promise<…>}`) then returns a promise rejected with an `Error`
  * saying to `await init()` first (nothing throws synchronously), a plain one throws that `Error`. The
  * functions stay the generated ones, as the entries export them (one line added to each, checked here

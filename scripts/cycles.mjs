@@ -1,5 +1,5 @@
 // `npm test`'s "module cycles" step: no two modules of src/ depend on each other, directly or round a
-// longer loop (issue 29: "no module cycles"). A module is a file (src/a/b.rs, or src/a/b/mod.rs for a
+// longer loop. A module is a file (src/a/b.rs, or src/a/b/mod.rs for a
 // folder's own items); it depends on every module its `super::…`, `crate::…` and `self::…` paths name
 // (`use` lines and paths in code alike), resolved to the longest path that is a module. A folder's
 // mod.rs declaring and re-exporting its children is not a dependency on them. Prints each cycle found;

@@ -134,7 +134,7 @@ fn json_rpc_and_transport_errors() {
     assert_eq!(out["error"]["kind"], "transport");
     assert_eq!(out["error"]["message"], "tools/call failed: ECONNREFUSED");
 
-    // A client's error that names the method already: the message names it once (issue 30).
+    // A client's error that names the method already: the message names it once.
     let mut sim = Sim::new(|_: &str, _: &Value, _: u64| {
         Resp::Fail(0, json!({"message": "tools/call: network error: Failed to fetch", "status": 0}))
     });
@@ -225,7 +225,7 @@ fn mrtr_with_return_mode_or_no_handler_gives_the_round_back() {
         let mut sim = Sim::new(f).handler(|_, _, _, _| panic!("no handler may run"));
         let out = call(&mut sim, CallSettings { input, ..CallSettings::default() });
         assert_eq!(out["tag"], "input_required");
-        assert_eq!(out["source"], "call", "the call's round, told apart from a task's (issue 30)");
+        assert_eq!(out["source"], "call", "the call's round, told apart from a task's");
         assert_eq!(
             out["status"],
             json!({"inputRequests": mrtr("confirm", None)["inputRequests"], "requestState": "s1"})

@@ -1,4 +1,4 @@
-//! The promises of issue 30 on simulated time: a wait's `cancelSignal` (`Event::Cancel`) sends one
+//! The cancel's promises on simulated time: a wait's `cancelSignal` (`Event::Cancel`) sends one
 //! `tasks/cancel` and goes on to the server's answer — `cancelled`, the task's real end when the cancel
 //! loses the race or is refused, the timeout when it is ignored — asking for no more input; and
 //! `callAndAwait`'s call `timeoutMs` bounding the whole call when the wait's options set none.

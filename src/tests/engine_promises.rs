@@ -1,4 +1,4 @@
-//! The promises of issue 9 on simulated time: one ask and one update per round whatever the handler
+//! The input rounds' promises on simulated time: one ask and one update per round whatever the handler
 //! timings, the listen acknowledgement bounded like any request, seeds without payload read at once,
 //! `input: "return"` before any parsing, failed updates re-sent (never re-asked), safety reads of a
 //! silent stream, and `callAndAwait` as one machine.

@@ -34,7 +34,7 @@ export function httpScenarios(url) {
       const out = await awaitTask(client(), "tsk_missing");
       assert(out.tag === "error" && out.error.code === -32602, JSON.stringify(out));
     } },
-    // Issue 30 in the browser: the Cancel button, the whole-call bound, plain handler results, resultText.
+    // In the browser: the Cancel button, the whole-call bound, plain handler results, resultText.
     { name: "httpClient cross-origin: cancelSignal → one tasks/cancel, then cancelled", fn: async () => {
       const c = client();
       await reset();

@@ -51,7 +51,7 @@ try {
 }
 process.exit(failed ? 1 : 0);
 
-/** Issue 30: a request answered on an event stream ends as a finished response — DevTools (the
+/** A request answered on an event stream ends as a finished response — DevTools (the
  * network log Playwright reads) shows no failed request (`net::ERR_ABORTED`) for a call that completed. */
 async function answeredRequestsFinish(browser) {
   const name = "httpClient over event streams: answered requests do not show as failed (no net::ERR_ABORTED)";

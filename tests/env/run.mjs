@@ -126,7 +126,7 @@ try {
   const viteOut = await page("/vite/dist/index.html");
   report("Vite app (vite build, built page in Chromium)", matches(viteOut), JSON.stringify(viteOut));
 
-  // 5b. A Vite app in strict TypeScript (issue 30): tsc with strict, noUncheckedIndexedAccess and
+  // 5b. A Vite app in strict TypeScript: tsc with strict, noUncheckedIndexedAccess and
   // exactOptionalPropertyTypes against the installed .d.ts, `vite build` with no configuration, the page
   // in Chromium; prints where the .wasm lands and what the built app weighs.
   const viteTs = join(app, "vite-ts");

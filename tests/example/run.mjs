@@ -1,4 +1,4 @@
-// The example app (examples/tasks-app, issue 24) end to end: builds it (tests/example/build.mjs), serves
+// The example app (examples/tasks-app) end to end: builds it (tests/example/build.mjs), serves
 // it with the project's test server on one origin (the app talks to /mcp), and drives it in headless
 // Chromium: `slow` to ok with its statuses shown as they change, `ask` answered through the page's form
 // (the Rust input handler), declined, and cancelled while the form is open, `forever` cancelled with the
@@ -110,7 +110,7 @@ try {
   await page.click("#cancel");
   const cancelled = await outcome();
   check("forever: Cancel → cancelled", cancelled.tag === "cancelled" && cancelled.text.includes("cancelled by client"), cancelled.text);
-  // Cancel aborts the run's cancelSignal (issue 30): the library sends tasks/cancel and the wait ends
+  // Cancel aborts the run's cancelSignal: the library sends tasks/cancel and the wait ends
   // with the server's cancelled status — the page notes the click, then shows that status last.
   const shown = await page.waitForFunction(() => [...document.querySelectorAll("#statuses li.note")].some((l) => l.textContent === "cancelling…"),
     null, { timeout: 5_000 }).then(() => true, () => false);

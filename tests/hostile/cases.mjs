@@ -1,4 +1,4 @@
-// The hostile-values matrix (issue 28, "Unbreakable in fact"): one case module shared by Node
+// The hostile-values matrix: one case module shared by Node
 // (tests/hostile/case.mjs, one process per case) and headless Chromium (tests/hostile/page.html, one
 // page per case), because a case may poison the module for the rest of its process. `lib` is the
 // package module (pkg/node.js, or pkg/index.js after `await init()`).

@@ -1,4 +1,4 @@
-// Issue 30: a call made before the module is loaded (the browser entry before `await init()`) is a clear
+// A call made before the module is loaded (the browser entry before `await init()`) is a clear
 // mistake, never a synchronous TypeError about `undefined`: an async function returns a promise rejected
 // with an Error that says to call `init()`; a plain one throws that Error. Then `initSync` loads it and
 // the same functions work. (This file imports only the browser entries, so nothing loaded them before.)

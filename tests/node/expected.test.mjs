@@ -1,4 +1,4 @@
-// Issue 30 ("The APIs a user expects") through the built package in Node, against the test server:
+// The APIs a user expects, through the built package in Node, against the test server:
 // a Cancel button in one step (cancelSignal), callAndAwait's call timeoutMs bounding the whole call,
 // input_required's `source`, handlers answering with the plain result, and messages naming a method once.
 import { test } from "node:test";
