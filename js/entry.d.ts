@@ -88,6 +88,7 @@ export type {
   DiscoverResult,
   HttpClient,
   McpHttpError,
+  McpProtocolError,
   SdkTransport,
   SdkTransportClientOptions,
   ChannelClientOptions,

@@ -26,8 +26,15 @@ export type HttpHeadersOption =
 export interface HttpClientOptions {
   /** Headers added to every POST (static, or computed per request). */
   headers?: HttpHeadersOption | undefined;
-  /** A `fetch` to use instead of the global one (called as `fetch(url, init)`). */
+  /** A `fetch` to use instead of the global one (called as `fetch(url, init)`, with `redirect:
+   * "manual"`: a redirect it returns fails the request, as the global one's does). */
   fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
+  /** The most bytes read for one request's answer — a JSON body, or an event stream up to the
+   * response — counted after decompression (default 64 MiB, 67 108 864: a 48 MB answer passes).
+   * Past it the request fails with an {@link McpHttpError} naming the limit and the body is
+   * cancelled. A listen's stream is not counted (it is read as its notifications are taken, at most
+   * 8 MB per event). A positive number (`Infinity`: no limit); anything else is a `TypeError`. */
+  maxAnswerBytes?: number | undefined;
   /** Default per-request timeout in ms (used when a request gives no `timeoutMs`); copied onto the client. */
   requestTimeoutMs?: number | undefined;
   /** Sent as `_meta["io.modelcontextprotocol/clientInfo"]` (default `{name: "mcp-tasks-wasm", version}`). */
@@ -100,6 +107,26 @@ export interface McpHttpError extends Error {
   /** The response's `Retry-After` in ms (seconds or an HTTP date), when it sent one: the library waits at
    * least this long before re-issuing a read. */
   retryAfterMs?: number;
+  /** A refused redirect (redirects are never followed): where it pointed, as its `Location` said; ""
+   * in a browser, which does not show it (`status` is 0 there). */
+  location?: string;
+  /** An answer over the limit: the client's `maxAnswerBytes`. */
+  maxAnswerBytes?: number;
+}
+
+/**
+ * How a request (or a listen) rejects, on every transport, when a message with its id is neither a
+ * response nor a request: a `result` or `error` beside a `method` (it is not taken as the response,
+ * nor as a server→client request). It rejects at once, with `retryable: false`.
+ */
+export interface McpProtocolError extends Error {
+  name: "McpProtocolError";
+  /** Always 0: no HTTP status is at fault. */
+  status: 0;
+  body: "";
+  /** The message that came. */
+  response: object;
+  retryable: false;
 }
 
 /** The part of an SDK transport (`@modelcontextprotocol/client` `Transport`) the adapter uses. */
