@@ -18,14 +18,17 @@
 //   is undefined); `close(error?)` fails everything open, later requests reject at once.
 //
 // Routing: a response settles the request or listen with its id (a response nothing waits for is
-// ignored); a notification with `_meta["io.modelcontextprotocol/subscriptionId"]` goes to that listen;
-// without one a `notifications/tasks` goes to every listen whose `taskIds` hold its `taskId`, and an
-// acknowledgement to every listen not yet acknowledged whose `taskIds` meet its own; anything else
-// (a server→client request, garbage) is ignored. What application objects do (getters, Proxy traps,
+// ignored); a message for one of its ids that is neither a response nor a request — a `result` or
+// `error` beside a `method` — fails that request or listen at once with an `McpProtocolError` (status
+// 0, `response`: the message, `retryable: false`); a notification with
+// `_meta["io.modelcontextprotocol/subscriptionId"]` goes to that listen; without one a
+// `notifications/tasks` goes to every listen whose `taskIds` hold its `taskId`, and an acknowledgement
+// to every listen not yet acknowledged whose `taskIds` meet its own; anything else (a server→client
+// request, garbage such as an id alone) is ignored. What application objects do (getters, Proxy traps,
 // a throwing `send`) never escapes: a read that throws counts as absent, a throw becomes the request's
-// rejection.
-import { McpChannelError } from "./errors.js";
-import { attempt, isObject, later, nothing, readKey } from "./values.js";
+// rejection. Timeouts of any length are kept (waited in steps past 2³¹−1 ms, never early).
+import { McpChannelError, McpProtocolError } from "./errors.js";
+import { after, attempt, elementsOf, isObject, later, nothing, readKey } from "./values.js";
 
 /** The protocol version every request's `_meta` carries. */
 export const PROTOCOL_VERSION = "2026-07-28";
@@ -39,8 +42,9 @@ const SUBSCRIPTION_ID = META + "subscriptionId";
 /** The step of an iterator that has ended. */
 const done = () => ({ done: true, value: undefined });
 
-/** The strings of an array (none when `v` is no array, or reading it throws). */
-const strings = (v) => attempt(() => (Array.isArray(v) ? Array.from(v).filter((s) => typeof s === "string") : []), []);
+/** The strings of an array (none when `v` is no array, or reading it throws): the elements it really
+ * has, whatever its `length` claims. */
+const strings = (v) => elementsOf(v).filter((s) => typeof s === "string");
 
 
 /** Whether `e` is a JSON-RPC error object: a plain object (no DOMException) with an integer `code`
@@ -87,11 +91,10 @@ function withMeta(params, info, caps) {
   return copy;
 }
 
-/** Ties a request to the caller's signal and a timeout (finite only): `fire(why)` runs once when
- * either does. Returns the function that unties them. */
+/** Ties a request to the caller's signal and a timeout (finite only, of any length: `after` waits past
+ * 2³¹−1 ms in steps): `fire(why)` runs once when either does. Returns the function that unties them. */
 function tie(signal, timeoutMs, fire) {
-  let timer;
-  if (Number.isFinite(timeoutMs)) timer = setTimeout(() => fire("timeout"), Math.min(Math.max(timeoutMs, 0), 2 ** 31 - 1));
+  const untime = Number.isFinite(timeoutMs) ? after(timeoutMs, () => fire("timeout")) : nothing;
   const listener = () => fire("signal");
   const add = readKey(signal, "addEventListener");
   // Whether the listener is on the signal (its addEventListener may throw: then it is not).
@@ -100,7 +103,7 @@ function tie(signal, timeoutMs, fire) {
     return true;
   }, false);
   return () => {
-    clearTimeout(timer);
+    untime();
     // The signal may be duck-typed: its removeEventListener is application code, run later.
     if (added) later(() => signal.removeEventListener("abort", listener));
   };
@@ -177,7 +180,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
   const abortError = (method, why, timeoutMs) => channelError(abortMessage(method, why, timeoutMs));
   let lastId = 0;
   let closed;
-  /** Request id → `{resolve, reject, untie}`. */
+  /** Request id → `{resolve, reject, untie, method}`. */
   const waiting = new Map();
   /** Listen id → `{taskIds, acked, queue, untie, waiter?, end?}` (`waiter`: the `[resolve, reject]`
    * of the `next()` waiting; `end`: `{error?}` once ended). */
@@ -234,7 +237,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
       const ownTimeout = readKey(opts, "timeoutMs");
       const timeoutMs = typeof ownTimeout === "number" ? ownTimeout : defaultTimeoutMs;
       const id = ++lastId;
-      const promise = new Promise((resolve, reject) => waiting.set(id, { resolve, reject, untie: nothing }));
+      const promise = new Promise((resolve, reject) => waiting.set(id, { resolve, reject, untie: nothing, method }));
       const w = waiting.get(id);
       let sent = false;
       w.untie = tie(signal, timeoutMs, (why) => {
@@ -323,12 +326,20 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     if (!isObject(message)) return false;
     const rawId = readKey(message, "id");
     const method = readKey(message, "method");
-    if (rawId !== undefined && typeof method !== "string") {
+    const result = readKey(message, "result");
+    const error = readKey(message, "error");
+    const answered = result !== undefined || error !== undefined;
+    if (rawId !== undefined && (typeof method !== "string" || answered)) {
       const id = ownId(rawId);
-      const result = readKey(message, "result");
-      const error = readKey(message, "error");
-      if (id === undefined || (result === undefined && error === undefined)) return false;
-      if (waiting.has(id)) {
+      if (id === undefined || !answered) return false;
+      const w = waiting.get(id);
+      if (method !== undefined) {
+        // A result or error beside a `method`: neither a response nor a request. It fails the request
+        // at once (taking it, or waiting for another answer, would both be guesses).
+        const e = new McpProtocolError(`${w ? w.method : "subscriptions/listen"}: the response also carries "method"`, { response: message, retryable: false });
+        return w ? (settle(id, false, e), true) : endOpenStream(id, e);
+      }
+      if (w) {
         if (error === undefined) settle(id, true, result);
         else settle(id, false, isRpcError(error) ? error : channelError("request: malformed JSON-RPC error", error));
         return true;

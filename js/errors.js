@@ -4,7 +4,7 @@
 // failures with a subclass, so `instanceof McpChannelError` catches them all: McpHttpError (an HTTP
 // exchange: `status`, `body`, `retryAfterMs`; an HTTP client's channel failures are HTTP ones too),
 // McpStdioError (the server's process: `exitCode`, `signal`, `stderr`), McpPortError (a port that
-// disconnected). Every one has `status` (0: no HTTP answer) and `body`, and never a numeric `code`, so
+// disconnected), McpProtocolError (a message for a request that breaks JSON-RPC). Every one has `status` (0: no HTTP answer) and `body`, and never a numeric `code`, so
 // it is never mistaken for a JSON-RPC error; `retryable: false` marks a channel that cannot come back.
 // Each `name` is a string of its own (a minifier renames classes).
 
@@ -41,7 +41,16 @@ export class McpPortError extends McpChannelError {
   }
 }
 
-const classes = { McpChannelError, McpHttpError, McpStdioError, McpPortError };
+/** A message for a request's id that is neither a response nor a request (a `result` or `error` beside
+ * a `method`): the request fails at once; `response` is the message. */
+export class McpProtocolError extends McpChannelError {
+  constructor(message, extra) {
+    super(message, extra);
+    this.name = "McpProtocolError";
+  }
+}
+
+const classes = { McpChannelError, McpHttpError, McpStdioError, McpPortError, McpProtocolError };
 
 /** An error of the class named `name` (McpChannelError for another name, with that name). */
 export function transportError(name, message, extra) {

@@ -16,6 +16,8 @@ import { attempt, isObjectLike, nothing } from "./values.js";
 const EXCERPT = 200;
 /** The most characters one event of a stream may hold (its data plus the line being read). */
 export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
+/** The default of `maxAnswerBytes`: the most bytes (after decompression) read for one request's answer. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** The methods whose `params` field (a string) travels in `Mcp-Name`, with that field. */
 const NAME_FIELDS = new Map([
@@ -157,8 +159,15 @@ function requestHeaders(user, method, params) {
 /**
  * Builds a Streamable HTTP client for the MCP endpoint `url` (a string or a `URL`). Options:
  * `headers` (an object, pairs, a `Headers`, or `(method, params) => headers`, sync or async),
- * `fetch`, `requestTimeoutMs`, `clientInfo`, `clientCapabilities`, `inputHandlers`. Throws a
- * `TypeError` for bad arguments.
+ * `fetch`, `maxAnswerBytes` (default `MAX_ANSWER_BYTES`), `requestTimeoutMs`, `clientInfo`,
+ * `clientCapabilities`, `inputHandlers`. Throws a `TypeError` for bad arguments.
+ *
+ * Every POST goes to `url` alone: it is sent with `redirect: "manual"` and a redirect (any 3xx, or
+ * the opaque redirect a browser gives instead) fails the request, so neither the body nor the
+ * `headers` ever reach another URL. An answer (a JSON body, or a request's event stream up to its
+ * response) is read up to `maxAnswerBytes` bytes after decompression, then the request fails and the
+ * body is cancelled; a listen's event stream is read as its notifications are taken, 8 MB an event
+ * at most.
  */
 export function httpClient(url, options) {
   const href = attempt(() => (typeof url === "string" ? url : url?.href));
@@ -166,11 +175,12 @@ export function httpClient(url, options) {
   if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
     throw typeError("options must be an object");
   }
-  const { headers, fetch: customFetch, id, ...common } = options ?? {};
+  const { headers, fetch: customFetch, id, maxAnswerBytes = MAX_ANSWER_BYTES, ...common } = options ?? {};
   if (headers !== undefined && (headers === null || (typeof headers !== "object" && typeof headers !== "function"))) {
     throw typeError("options.headers must be an object or a function");
   }
   if (customFetch !== undefined && typeof customFetch !== "function") throw typeError("options.fetch must be a function");
+  if (typeof maxAnswerBytes !== "number" || !(maxAnswerBytes > 0)) throw typeError("options.maxAnswerBytes must be a positive number");
 
   /** The POSTs in flight, by request id: the function that aborts each. */
   const inflight = new Map();
@@ -227,7 +237,9 @@ export function httpClient(url, options) {
     try {
       await undefined;
       const user = typeof headers === "function" ? await headers(method, params) : headers;
-      const init = { method: "POST", headers: requestHeaders(user, method, params), body: undefined, signal: controller.signal };
+      // "manual": a redirect is not followed (see `httpClient`); Node shows it as the 3xx, a browser as
+      // an opaque redirect (status 0, no Location to read).
+      const init = { method: "POST", headers: requestHeaders(user, method, params), body: undefined, signal: controller.signal, redirect: "manual" };
       const f = customFetch ?? globalThis.fetch;
       if (typeof f !== "function") throw typeError("no global fetch: pass options.fetch");
       if (gone) return;
@@ -239,17 +251,23 @@ export function httpClient(url, options) {
       const type = response.headers.get("content-type");
       after = retryAfterMs(response.headers.get("retry-after"));
       call.status = status = Number.isFinite(s) ? Math.min(Math.max(Math.trunc(s), 0), 999) : 0;
+      reader = attempt(() => response.body?.getReader());
+      if ((status > 299 && status < 400) || attempt(() => response.type) === "opaqueredirect") {
+        const location = attempt(() => response.headers.get("location")) ?? "";
+        throw Object.assign(httpError(`redirect${location && ` to ${location}`} refused (not followed)`), { location });
+      }
+      const tooLarge = (text) => Object.assign(httpError(`answer larger than ${maxAnswerBytes} bytes (maxAnswerBytes)`, text), { maxAnswerBytes });
       if (!isEventStream(type)) {
-        const text = await response.text();
+        const text = reader ? await readText(reader, maxAnswerBytes, tooLarge) : await response.text();
         if (gone) return;
         const msg = jsonAnswer(text, id, httpError);
         stream?.opened(msg.error);
         receive(msg);
         return;
       }
-      reader = response.body?.getReader();
       stream?.opened();
-      const head = await readEvents(reader, id, stream, receive, () => gone);
+      // A listen's stream is no one answer: it is read as its notifications are taken.
+      const head = await readEvents(reader, id, stream, receive, () => gone, stream ? Infinity : maxAnswerBytes, tooLarge);
       drainAfter = head === undefined && !gone && !stream;
       if (head === undefined || gone) return;
       if (stream) receive({ jsonrpc: "2.0", id, result: {} });
@@ -349,13 +367,38 @@ function jsonAnswer(text, id, httpError) {
   return msg;
 }
 
+/** A body's chunk as bytes (a custom `fetch` may give anything). */
+function bytesOf(step) {
+  if (step.value instanceof Uint8Array) return step.value;
+  throw new TypeError("the response body gave a chunk that is not bytes");
+}
+
+/** The text of a JSON body (`reader`'s bytes, UTF-8); throws `tooLarge(excerpt)` once more than
+ * `limit` bytes came. The bytes are decoded once all came (a body cut short costs no text). */
+async function readText(reader, limit, tooLarge) {
+  const chunks = [];
+  for (let size = 0, step; (step = await reader.read()).done !== true; ) {
+    chunks.push(bytesOf(step));
+    if ((size += step.value.byteLength) > limit) throw tooLarge(new TextDecoder().decode(chunks[0].subarray(0, EXCERPT)));
+  }
+  const decoder = new TextDecoder();
+  let text = "";
+  for (let i = 0; i < chunks.length; i++) {
+    text += decoder.decode(chunks[i], { stream: true });
+    chunks[i] = undefined;
+  }
+  return text + decoder.decode();
+}
+
 /** Reads an event stream (`reader`) into `receive` until the response to request `id` arrives or the
  * stream ends; a listen's stream (`stream`) is read on demand, its notifications handed on as its own.
- * Stops when `isGone()`. The stream's first characters (for an error's excerpt) when it ended without
- * the response; undefined when the response arrived. */
-async function readEvents(reader, id, stream, receive, isGone) {
+ * Stops when `isGone()`; throws `tooLarge(excerpt)` once more than `limit` bytes came. The stream's
+ * first characters (for an error's excerpt) when it ended without the response; undefined when the
+ * response arrived. */
+async function readEvents(reader, id, stream, receive, isGone, limit, tooLarge) {
   const decoder = new TextDecoder();
   let head = "";
+  let size = 0;
   let answered = false;
   const parser = sseParser((type, data) => {
     if (answered || !(type === "" || type === "message")) return;
@@ -380,8 +423,8 @@ async function readEvents(reader, id, stream, receive, isGone) {
       parser.finish();
       break;
     }
-    const chunk = step.value;
-    if (!(chunk instanceof Uint8Array)) throw new TypeError("the response body gave a chunk that is not bytes");
+    const chunk = bytesOf(step);
+    if ((size += chunk.byteLength) > limit) throw tooLarge(head);
     const text = decoder.decode(chunk, { stream: true });
     if (head.length < EXCERPT) head += text.slice(0, EXCERPT - head.length);
     if (!parser.push(text)) throw new RangeError("an event of the stream is larger than 8 MB");

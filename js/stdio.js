@@ -5,9 +5,16 @@
 import { spawn } from "node:child_process";
 import { channelClient } from "./channel.js";
 import { McpStdioError } from "./errors.js";
+import { after } from "./values.js";
 
 /** The most a line of stdout may hold before it is dropped (and reported through `onLog`). */
 const MAX_LINE = 8 * 1024 * 1024;
+/** The most bytes (or characters) of a stream read in one turn of the event loop: a huge chunk is
+ * decoded and scanned a slice per turn. */
+const SLICE = 256 * 1024;
+/** How long a server whose stdout or stdin closed may take to exit before the client takes it for a
+ * server that stays alive without its channel (a process's stdout ends just before it exits). */
+const EXIT_GRACE_MS = 100;
 /** How many stderr lines a failure keeps. */
 const STDERR_LINES = 20;
 
@@ -64,6 +71,20 @@ export function stdioClient(commandOrStreams, args, options) {
     closeChannel(new McpStdioError(message, { stderr: tail.join("\n"), retryable: false, ...extra }));
   };
 
+  let closing;
+  /** The server's `what` (its stdout or stdin) closed: unless the server exits within EXIT_GRACE_MS
+   * (then its exit says why), or the client is closing, the channel is over — what is pending fails
+   * at once — and the server is ended as `close()` ends it. */
+  const lost = (what) => {
+    if (ended || closing) return;
+    if (!proc) return fail(`the channel closed: the server's ${what} closed`);
+    after(EXIT_GRACE_MS, () => {
+      if (ended || closing || proc.exitCode !== null || proc.signalCode !== null) return;
+      fail(`the channel closed: the server's ${what} closed while it runs`);
+      client.close();
+    });
+  };
+
   lines(streams.stdout, (line) => {
     let msg;
     try {
@@ -75,7 +96,9 @@ export function stdioClient(commandOrStreams, args, options) {
     client.receive(msg);
   }, () => log("(a stdout line longer than 8 MB was dropped)", "stdout"));
   if (streams.stderr) lines(streams.stderr, (line) => log(line, "stderr"), () => {});
-  streams.stdin.on?.("error", () => {}); // EPIPE after the server exits: reported by the exit below
+  streams.stdin.on?.("error", () => {}); // EPIPE: the stdin's close below reports it
+  streams.stdin.on?.("close", () => lost("stdin"));
+  streams.stdout.on?.("close", () => lost("stdout"));
   if (proc) {
     proc.on("error", (e) => fail(`stdioClient: ${command} could not run: ${e.message}`, { cause: e }));
     // After the exit, wait for its stdout and stderr to end, so the last stderr lines are in.
@@ -89,7 +112,6 @@ export function stdioClient(commandOrStreams, args, options) {
     streams.stdout.on?.("end", () => fail("the server's stdout ended"));
   }
 
-  let closing;
   client.id = command !== undefined ? [command, ...args].join(" ") : (id ?? "stdio"); // the server, for the task journal
   /** Ends stdin, then SIGTERM after `closeGraceMs`, then SIGKILL after as long again; resolves when done. */
   client.close = () => {
@@ -103,14 +125,14 @@ export function stdioClient(commandOrStreams, args, options) {
       }
       const timers = [];
       proc.once("exit", () => {
-        timers.forEach(clearTimeout);
+        timers.forEach((cancel) => cancel());
         resolve();
       });
-      timers.push(setTimeout(() => proc.kill("SIGTERM"), closeGraceMs));
-      timers.push(setTimeout(() => {
+      timers.push(after(closeGraceMs, () => proc.kill("SIGTERM")));
+      timers.push(after(2 * closeGraceMs + 100, () => {
         proc.kill("SIGKILL");
         resolve();
-      }, 2 * closeGraceMs + 100));
+      }));
     });
     return closing;
   };
@@ -127,27 +149,75 @@ function drained(r) {
   });
 }
 
-/** Calls `onLine` with each `\n`-terminated line of a readable stream (a trailing `\r` dropped). */
+/** Calls `onLine` with each `\n`-terminated line of a readable stream (a trailing `\r` dropped), and
+ * `onTooLong` once for each line over MAX_LINE, which is dropped. A line is kept as its pieces and
+ * each chunk is decoded (UTF-8) and scanned once, at most SLICE of it per turn of the event loop (the
+ * stream paused while a big chunk is worked through): an over-long line costs no more than reading
+ * it, in small steps. */
 function lines(readable, onLine, onTooLong) {
-  let buf = "";
+  /** The pieces of the line being read, and their length; `dropping`: it is over MAX_LINE. */
+  let pieces = [];
+  let size = 0;
   let dropping = false;
-  readable.setEncoding?.("utf8");
-  readable.on("data", (chunk) => {
-    buf += typeof chunk === "string" ? chunk : String(chunk);
-    let at;
-    while ((at = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, at).replace(/\r$/, "");
-      buf = buf.slice(at + 1);
-      if (dropping) {
-        dropping = false;
-        continue;
+  /** The chunks not yet scanned (bytes, or strings from a stream with an encoding of its own), and
+   * how far into the first one the scan got. */
+  const queue = [];
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  let offset = 0;
+  let busy = false;
+  let paused = false;
+  /** One piece of the stream: every line it ends, then the start of the next one. */
+  const scan = (text) => {
+    let from = 0;
+    for (let at; (at = text.indexOf("\n", from)) >= 0; from = at + 1) {
+      const tail = text.slice(from, at);
+      if (!dropping && size + tail.length <= MAX_LINE) {
+        pieces.push(tail);
+        const line = pieces.join("");
+        if (line !== "" && line !== "\r") onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+      } else if (!dropping) {
+        onTooLong();
       }
-      if (line !== "") onLine(line);
+      pieces = [];
+      size = 0;
+      dropping = false;
     }
-    if (buf.length > MAX_LINE) {
-      buf = "";
+    if (dropping || from === text.length) return;
+    const tail = text.slice(from);
+    size += tail.length;
+    if (size > MAX_LINE) {
+      pieces = [];
       dropping = true;
       onTooLong();
+    } else {
+      pieces.push(tail);
     }
+  };
+  /** Scans what came, SLICE per turn: past that it pauses the stream and goes on next turn. */
+  const pump = () => {
+    busy = true;
+    for (let budget = SLICE; queue.length > 0; ) {
+      if (budget <= 0) {
+        if (!paused) readable.pause?.();
+        paused = true;
+        return void setImmediate(pump);
+      }
+      const chunk = queue[0];
+      const piece = typeof chunk === "string" ? chunk.slice(offset, offset + budget) : chunk.subarray(offset, offset + budget);
+      offset += piece.length;
+      budget -= piece.length;
+      if (offset >= chunk.length) {
+        queue.shift();
+        offset = 0;
+      }
+      scan(typeof piece === "string" ? piece : decoder.decode(piece, { stream: true }));
+    }
+    busy = false;
+    if (paused) readable.resume?.();
+    paused = false;
+  };
+  readable.on("data", (chunk) => {
+    queue.push(typeof chunk === "string" || chunk instanceof Uint8Array ? chunk : String(chunk));
+    if (!busy) pump();
   });
 }

@@ -33,6 +33,19 @@ export function entriesOf(v) {
   return keys.map((k) => [k, readKey(v, k)]).filter(([, x]) => x !== undefined);
 }
 
+/** The elements an array really has, in index order, each read with `readKey`: its own index keys (a
+ * sparse array of length 2³²−1 holding one element gives one), never a walk up to a claimed `length`;
+ * none when `v` is no array or its keys cannot be read (a revoked Proxy, a throwing `ownKeys` trap). */
+export function elementsOf(v) {
+  let keys = [];
+  try {
+    if (Array.isArray(v)) keys = Object.keys(v);
+  } catch {}
+  // An index is a canonical integer below 2³²−1; a Proxy's keys may come in any order.
+  const indices = keys.filter((k) => String(k >>> 0) === k && k !== "4294967295").map(Number);
+  return indices.sort((a, b) => a - b).map((i) => readKey(v, i));
+}
+
 /** What `f()` returns, or `fallback` when it throws. */
 export function attempt(f, fallback) {
   try {
@@ -52,4 +65,21 @@ export const nothing = () => {};
  * throws or rejects with. */
 export function later(f) {
   Promise.resolve().then(f).then(nothing, nothing);
+}
+
+/** The longest delay a host timer takes (2³¹−1 ms, about 24.8 days): a longer one fires at once (with
+ * a `TimeoutOverflowWarning` in Node), so a timer for it would spin or fire early. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Calls `f` once `ms` (any non-negative number of milliseconds, beyond 2³¹−1 too) have passed on the
+ * monotonic clock: a longer delay is waited in steps of at most MAX_TIMER_MS, so it never fires early
+ * and costs one timer per 24.8 days. The function that cancels it. */
+export function after(ms, f) {
+  let timer;
+  const end = performance.now() + ms;
+  const arm = (left) => {
+    timer = left > MAX_TIMER_MS ? setTimeout(() => arm(end - performance.now()), MAX_TIMER_MS) : setTimeout(f, Math.max(left, 0));
+  };
+  arm(ms);
+  return () => clearTimeout(timer);
 }

@@ -1,8 +1,9 @@
 // `npm test`: installs what is missing (scripts/setup.sh), builds the package, then runs every test:
 // native engine tests (scenarios and property tests), the async shell's wasm-bindgen tests (Node and
 // headless Chromium) and a 60 s fuzz run, lints, the test server's own tests, the Node tests of the built package, the
-// type check, headless Chromium, the fault matrix and the hostile-values matrix (Node and Chromium), a
-// trap in a test build (Node and Chromium), the interop matrix against
+// type check, headless Chromium, the fault matrix, the hostile-values matrix and the robustness matrix
+// (bounded answers, redirects, malformed messages, long timers, sparse arrays, stdio, a starved module;
+// Node and Chromium), a trap in a test build (Node and Chromium), the interop matrix against
 // the real servers, the Rust API's docs and its example app in Chromium. Prints a summary, and under it
 // the lines that tell why each failed step failed (a CI log keeps its head and its tail).
 import { spawn } from "node:child_process";
@@ -35,6 +36,7 @@ const steps = [
   ["browser", "node", ["tests/browser/run.mjs", "--http", "--ports", "--journal"]],
   ["faults", "node", ["tests/faults/run.mjs"]],
   ["hostile", "node", ["tests/hostile/run.mjs"]],
+  ["robust", "node", ["tests/robust/run.mjs"]],
   ["trap", "node", ["tests/trap/run.mjs"]],
   ["interop", "node", ["tests/interop/run.mjs"]],
   ["environments", "node", ["tests/env/run.mjs"]],

@@ -119,7 +119,7 @@ export declare const TASKS_EXTENSION: "io.modelcontextprotocol/tasks";
  */
 export declare class McpChannelError extends Error {
   constructor(message: string, extra?: Record<string, unknown>);
-  name: "McpChannelError" | "McpHttpError" | "McpStdioError" | "McpPortError";
+  name: "McpChannelError" | "McpHttpError" | "McpStdioError" | "McpPortError" | "McpProtocolError";
   /** The HTTP status (`McpHttpError`), else 0. */
   status: number;
   /** Up to 200 characters of the body that came back (`McpHttpError`), else "". */
@@ -138,6 +138,11 @@ export declare class McpHttpError extends McpChannelError {
   /** The response's `Retry-After` in ms (seconds or an HTTP date), when it sent one: the library waits at
    * least this long before re-issuing a read. */
   retryAfterMs?: number;
+  /** A refused redirect (redirects are never followed): where it pointed, as its `Location` said; ""
+   * in a browser, which does not show it (`status` is 0 there). */
+  location?: string;
+  /** An answer over the limit: the client's `maxAnswerBytes`. */
+  maxAnswerBytes?: number;
 }
 /** A stdio server's failure (`mcp-tasks-wasm/stdio`): it could not start, or it exited. */
 export declare class McpStdioError extends McpChannelError {
@@ -148,6 +153,15 @@ export declare class McpStdioError extends McpChannelError {
   signal?: string;
   /** Its last stderr lines. */
   stderr?: string;
+}
+/** How a request (or a listen) rejects, on every transport, when a message with its id is neither a
+ * response nor a request: a `result` or `error` beside a `method` (it is not taken as the response, nor
+ * as a server→client request). It rejects at once, with `retryable: false`; the outcome is a
+ * `protocol` error whose cause names the message. */
+export declare class McpProtocolError extends McpChannelError {
+  name: "McpProtocolError";
+  /** The message that came. */
+  response: object;
 }
 /** An extension port that disconnected. */
 export declare class McpPortError extends McpChannelError {

@@ -20,7 +20,10 @@ export interface StdioClientOptions extends ChannelClientOptions {
 
 /** A client over a server's stdio. A server that exits fails what is pending with an `McpStdioError`
  * (`exitCode`, `signal`, the last `stderr` lines; `retryable: false`): awaitTask's transport outcome
- * carries them in `error.data`. */
+ * carries them in `error.data`. A server that closes its stdout or its stdin and keeps running (not
+ * gone 100 ms later) fails what is pending with an `McpStdioError` "the channel closed: …" (later
+ * requests too), and is then ended as `close()` ends it. A stdout line over 8 MB is dropped (reported
+ * once through `onLog`), read in slices: the event loop is never held for it. */
 export interface StdioClient extends ChannelClient {
   /** The server: the command line for a spawned server. */
   id: string;

@@ -26,8 +26,15 @@ export type HttpHeadersOption =
 export interface HttpClientOptions {
   /** Headers added to every POST (static, or computed per request). */
   headers?: HttpHeadersOption | undefined;
-  /** A `fetch` to use instead of the global one (called as `fetch(url, init)`). */
+  /** A `fetch` to use instead of the global one (called as `fetch(url, init)`, with `redirect:
+   * "manual"`: a redirect it returns fails the request, as the global one's does). */
   fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
+  /** The most bytes read for one request's answer — a JSON body, or an event stream up to the
+   * response — counted after decompression (default 64 MiB, 67 108 864: a 48 MB answer passes).
+   * Past it the request fails with an {@link McpHttpError} naming the limit and the body is
+   * cancelled. A listen's stream is not counted (it is read as its notifications are taken, at most
+   * 8 MB per event). A positive number (`Infinity`: no limit); anything else is a `TypeError`. */
+  maxAnswerBytes?: number | undefined;
   /** Default per-request timeout in ms (used when a request gives no `timeoutMs`); copied onto the client. */
   requestTimeoutMs?: number | undefined;
   /** Sent as `_meta["io.modelcontextprotocol/clientInfo"]` (default `{name: "mcp-tasks-wasm", version}`). */

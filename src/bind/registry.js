@@ -5,14 +5,22 @@
 // every call in flight with one Error, and every later call at once ("failed"). It knows the module
 // failed when
 //   - a call is still pending SLACK_MS after its deadline, or SLACK_MS after its signal aborted (the
-//     module enforces both with its own timers; only a module that stopped misses them), and the
-//     module settled no call for SLACK_MS (a module that keeps settling calls is alive, only late: a
-//     page that blocked its event loop, or thousands of calls due at once, which the module works off
-//     a slice at a time), or
+//     module enforces both with its own timers; only a module that stopped misses them), the module
+//     gave no sign of life for SLACK_MS (it settled no call, answered no ping), and then it fails the
+//     registry's ping: the call into it throws (a trap left its timer's state behind), or no answer
+//     comes while JS itself runs — ANSWER_MS of this registry's ticks, each on time (a tick late by
+//     more than TICK_MS means the app, the machine or a garbage collection held the event loop, and
+//     the module had no chance to answer either). The ping asks the module's own timer to fire at
+//     once and call `alive` first thing, before its due sleepers: it shows the timer's state is whole
+//     and its callbacks run. So a busy module — late only because the page blocked its event loop, or
+//     because it works off thousands of calls a slice at a time, its timer's turns full of other runs
+//     — is waited for, however long that takes; or
 //   - a page's or worker's `error` (or `unhandledrejection`) event carries a `WebAssembly.RuntimeError`
 //     thrown by this module (never a process-wide handler in Node).
 // Its one timer is the backstop the module's own timer cannot be (it must run when the module cannot):
-// armed only while a call with a bound is registered. Nothing here decides anything about a task.
+// armed only while a call with a bound is registered, in steps of at most 2³¹−1 ms (a host timer's
+// longest: a longer delay would fire at once, again and again). Nothing here decides anything about a
+// task.
 //
 // `cramped` guards every export's entry: an export entered near the JS stack limit would overflow
 // inside the module, and an exception that unwinds through wasm frames leaves the module's state
@@ -24,6 +32,11 @@
 // stack:near-limit); the probe costs about 5 µs per export call.
 
 const SLACK_MS = 1000;
+/** How long (in on-time ticks) the module may take to answer a ping, and the ticks' period. */
+const ANSWER_MS = 500;
+const TICK_MS = 50;
+/** The longest delay a host timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const PROBE_SLOTS = 8192;
 
 /** promise → {resolve, reject, due, signal} of every call in flight. */
@@ -40,13 +53,16 @@ let timer;
 let timerAt = Infinity;
 /** signal → the calls it bounds (one abort listener per signal). */
 const watched = new Map();
-/** What the module asked to be told when it fails (it stops its runs). */
+/** What the module asked to be told when it fails (it stops its runs), and how to ping it. */
 let halt;
+let ping;
+/** While a ping is unanswered: when the last tick came, and the on-time ticks' time so far. */
+let asked;
 /** Where this module's wasm frames come from, as stack traces name them (learned at the first call). */
 let origin;
 let listening = false;
-/** When the module last settled a call (its sign of life). */
-let progress = -Infinity;
+/** When the module last settled a call or answered a ping (its sign of life). */
+let life = -Infinity;
 
 const probe = new Array(PROBE_SLOTS);
 function nothing() {}
@@ -63,9 +79,9 @@ export function cramped() {
 
 /** A new pending promise for an export's call, or undefined when the call must not start: the module
  * failed, or the stack has no room (`refused()` then gives the rejected promise). */
-export function open(onFail) {
+export function open(onFail, onPing) {
   if (failure || cramped() !== undefined) return undefined;
-  if (!listening) listen(onFail);
+  if (!listening) listen(onFail, onPing);
   let entry;
   const promise = new Promise((resolve, reject) => {
     entry = { resolve, reject, due: Infinity, signal: undefined, done: false };
@@ -135,11 +151,16 @@ function earliest() {
 
 /** Settles a call with what its Rust future ended with (a call already settled is left alone). */
 export function settle(promise, ok, value) {
-  progress = performance.now();
+  life = performance.now();
   const entry = calls.get(promise);
   if (!entry) return;
   forget(promise, entry);
   (ok ? entry.resolve : entry.reject)(value);
+}
+
+/** The module answered a ping: its timer fired. */
+export function alive() {
+  life = performance.now();
 }
 
 /** How many calls are in flight (for `liveCounts()`). */
@@ -161,29 +182,48 @@ function forget(promise, entry) {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     timerAt = Infinity;
+    asked = undefined;
   }
 }
 
+/** Arms the timer for `at` (a time past MAX_TIMER_MS from now is reached in steps: the timer fires
+ * early, finds nothing due, and re-arms). */
 function arm(at) {
   if (timer !== undefined) clearTimeout(timer);
   timerAt = at;
-  timer = setTimeout(backstop, Math.max(0, at - performance.now()));
+  timer = setTimeout(backstop, Math.min(Math.max(0, at - performance.now()), MAX_TIMER_MS));
 }
 
-/** The timer fired: a call past its bound while the module settled nothing for SLACK_MS means it
- * stopped; while it still settles calls, look again SLACK_MS after its latest settlement. Else re-arm
- * for the next bound. */
+/** The timer fired. Nothing past its bound: re-arm for the next bound. A call past its bound while
+ * the module showed life within SLACK_MS: look again SLACK_MS after that. No sign of life for
+ * SLACK_MS: ping the module, then tick until it answers (it is alive: back to the above) or ANSWER_MS
+ * of on-time ticks passed without an answer (it failed). */
 function backstop() {
   timer = undefined;
   timerAt = Infinity;
   const now = performance.now();
   const next = earliest();
-  if (next > now) {
-    if (next < Infinity) arm(next);
-  } else if (now - progress < SLACK_MS) {
-    arm(progress + SLACK_MS);
+  if (next > now || now - life < SLACK_MS) {
+    asked = undefined;
+    if (next > now) {
+      if (next < Infinity) arm(next);
+    } else {
+      arm(life + SLACK_MS);
+    }
+  } else if (!asked) {
+    asked = { last: now, live: 0 };
+    try {
+      ping();
+    } catch (e) {
+      return fail(e); // a call into the module traps: it failed
+    }
+    arm(now + TICK_MS);
   } else {
-    fail(new Error("mcp-tasks-wasm: the module failed to settle a call within 1 s of its deadline or its signal's abort"));
+    const gap = now - asked.last;
+    asked.last = now;
+    if (gap < 2 * TICK_MS) asked.live += gap;
+    if (asked.live < ANSWER_MS) arm(now + TICK_MS);
+    else fail(new Error("mcp-tasks-wasm: the module failed to settle a call within 1 s of its deadline or its signal's abort"));
   }
 }
 
@@ -250,11 +290,12 @@ function fail(cause) {
   } catch {}
 }
 
-/** Learns where the module's frames come from, keeps its halt switch, and, in pages and workers
- * (never in Node), listens for the module's traps. */
-function listen(onFail) {
+/** Learns where the module's frames come from, keeps its halt switch and its ping, and, in pages and
+ * workers (never in Node), listens for the module's traps. */
+function listen(onFail, onPing) {
   listening = true;
   halt = onFail;
+  ping = onPing;
   origin = /([^\s(@]+):wasm-function\[/.exec(new Error().stack ?? "")?.[1];
   const node = typeof process === "object" && typeof process.versions?.node === "string";
   if (node || typeof globalThis.addEventListener !== "function") return;

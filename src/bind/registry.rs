@@ -14,7 +14,7 @@ extern "C" {
     /// `undefined` when the stack has room for an export's synchronous part, else a `RangeError`.
     fn cramped() -> JsValue;
     /// A new pending promise, or `None` when the call must not start (see [`refused`]).
-    fn open(on_fail: &JsValue) -> Option<Promise>;
+    fn open(on_fail: &JsValue, on_ping: &JsValue) -> Option<Promise>;
     /// The rejected promise of a call that may not start: the module failed, or no stack room.
     fn refused() -> Promise;
     /// Bounds a call by `timeout_ms` from now (`Infinity`: none) and `signal`'s abort.
@@ -25,13 +25,27 @@ extern "C" {
     pub fn pending() -> u32;
     /// The Error the module failed with, or `null`.
     pub fn failed() -> JsValue;
+    /// The module answers a ping (see [`ping`]).
+    fn alive();
 }
 
 thread_local! {
-    /// What the registry calls when it declares the module failed: the shell stops every run (nothing
-    /// more is sent or called). One closure for the module's life (`FnMut`: the closure kind the
-    /// timer's and the signals' callbacks are, so the glue has one kind).
-    static HALT: JsValue = Closure::<dyn FnMut()>::new(crate::shell::halt).into_js_value();
+    /// What the registry calls when it declares the module failed — the shell stops every run (nothing
+    /// more is sent or called) — and when it asks the module for a sign of life ([`ping`]). One closure
+    /// each for the module's life (`FnMut`: the closure kind the timer's and the signals' callbacks
+    /// are, so the glue has one kind).
+    static HOOKS: (JsValue, JsValue) = (
+        Closure::<dyn FnMut()>::new(crate::shell::halt).into_js_value(),
+        Closure::<dyn FnMut()>::new(ping).into_js_value(),
+    );
+}
+
+/// The registry suspects the module failed (a call is overdue and nothing settled for a while): the
+/// module's timer answers (`alive`) the next time it fires, which it makes as soon as the host lets it.
+/// A module that trapped cannot: this call traps too (its timer's state was left borrowed), or the
+/// answer never comes (its timer stopped); a busy one answers within a turn of the host.
+fn ping() {
+    crate::shell::ping(alive);
 }
 
 /// `Err(RangeError)` when the stack has no room for a synchronous export: it throws that at once,
@@ -79,7 +93,7 @@ pub(crate) type Promised = Result<Promise, JsValue>;
 /// their own ([`started`]), entered only once the stack was found to have room for them.
 #[inline(always)]
 pub(crate) fn promised(start: impl FnOnce() -> Result<(JsCallFuture, Backstop), JsValue>) -> Promised {
-    let Some(promise) = HALT.with(open) else { return Ok(refused()) };
+    let Some(promise) = HOOKS.with(|(halt, ping)| open(halt, ping)) else { return Ok(refused()) };
     Ok(begin(promise, started(start)))
 }
 

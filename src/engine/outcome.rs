@@ -188,8 +188,14 @@ impl<J: Json> TaskError<J> {
         }
     }
 
-    /// `request` rejected with something that is not a JSON-RPC error.
+    /// `request` rejected with something that is not a JSON-RPC error. A transport's
+    /// `McpProtocolError` (a message for the request that is neither a response nor a request) is the
+    /// server breaking the protocol: a `protocol` error whose response is that message.
     pub(crate) fn transport(method: &'static str, error: J) -> Self {
+        if error.get_str("name").as_deref() == Some("McpProtocolError") {
+            let message = [method, " failed: ", without_prefix(&describe_failure(&error), method)].concat();
+            return Self::protocol(method, message, error.get("response").unwrap_or(error));
+        }
         let mut data = vec![("method", J::string(method))];
         for key in ["status", "body", "exitCode", "signal", "stderr"] {
             if let Some(v) = error.get(key) {

@@ -71,6 +71,8 @@ pub(crate) use millis::duration_of_millis;
 pub(crate) use live::live_counts;
 #[cfg(feature = "js")]
 pub(crate) use run::halt;
+#[cfg(feature = "js")]
+pub(crate) use timer::ping;
 #[cfg(feature = "trap-test")]
 pub(crate) use timer::trap_in;
 

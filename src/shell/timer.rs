@@ -65,6 +65,17 @@ thread_local! {
     /// Built in place (a `const` initializer: no lazy initialization code in the module).
     static SCHEDULER: RefCell<Scheduler> =
         const { RefCell::new(Scheduler { heap: BinaryHeap::new(), dead: 0, next_seq: 0, armed: None }) };
+    /// The answer owed to a [`ping`], given the next time the timer fires.
+    static PINGED: Cell<Option<fn()>> = const { Cell::new(None) };
+}
+
+/// Asks the timer for a sign of life (the registry's, `bind/registry.js`): it fires as soon as the
+/// host lets it (0 ms) and calls `answer` first thing, before its sleepers, however many are due.
+/// With the timer's state left borrowed by a trap, this call traps too.
+#[cfg(feature = "js")]
+pub(crate) fn ping(answer: fn()) {
+    PINGED.with(|p| p.set(Some(answer)));
+    arm();
 }
 
 /// A future that is ready at `at` on the module's clock (see [`sleep_until`]).
@@ -159,7 +170,8 @@ fn arm() {
             s.heap.pop();
             s.dead = s.dead.saturating_sub(1);
         }
-        let earliest = s.heap.peek().map(|Reverse(e)| e.0);
+        // A ping is owed: fire at once.
+        let earliest = if PINGED.with(Cell::get).is_some() { Some(0) } else { s.heap.peek().map(|Reverse(e)| e.0) };
         if s.armed.as_ref().map(|(at, _)| *at) == earliest {
             return;
         }
@@ -192,6 +204,9 @@ pub(crate) fn trap_in(delay_ms: u32) {
 /// The timer fired: wakes every due sleeper, then re-arms. The host is running one of its tasks: the
 /// module's slice of work begins anew.
 fn fire() {
+    if let Some(answer) = PINGED.with(Cell::take) {
+        answer();
+    }
     super::slice::reset();
     let t = now();
     let mut due = Vec::new();

@@ -552,3 +552,25 @@ fn a_client_that_enforces_the_handed_timeout_itself_still_yields_the_timeout_out
     let out = run(TaskRef::TaskId("t1".into()), with_timeout(300), &mut sim);
     assert_eq!(out["error"]["cause"]["type"], "request_failed");
 }
+
+#[test]
+fn a_transports_protocol_error_ends_the_wait_at_once_as_the_servers_protocol_violation() {
+    // A message for the request that is neither a response nor a request: the transport rejects with an
+    // McpProtocolError (retryable: false, the message as `response`); no re-issue, no deadline wait.
+    let bad = json!({"jsonrpc": "2.0", "id": 7, "method": "notifications/message", "result": {}});
+    let rejection = json!({"name": "McpProtocolError", "message": "tasks/get: the response also carries \"method\"",
+        "status": 0, "retryable": false, "response": bad});
+    let mut sim = Sim::new(polls(vec![Resp::Fail(50, rejection)]));
+    let out = run(
+        TaskRef::TaskId("t1".into()),
+        WaitSettings { retry: Retry { retries: 3, ..Retry::default() }, ..opts() },
+        &mut sim,
+    );
+    assert_eq!(sim.times("tasks/get"), [0]);
+    assert_eq!(sim.finished_at, Some(50));
+    assert_eq!(out["error"]["kind"], "protocol");
+    assert_eq!(out["error"]["cause"]["type"], "protocol_violation");
+    assert_eq!(out["error"]["cause"]["method"], "tasks/get");
+    assert_eq!(out["error"]["cause"]["response"], bad);
+    assert_eq!(out["error"]["message"], "tasks/get failed: the response also carries \"method\"");
+}
