@@ -49,7 +49,7 @@ pub use proto::TASKS_EXTENSION;
 // Rust face and `bind` the JS face over it; `text` message text without `core::fmt`.
 
 /// The module's allocator with the default feature `talc`: talc (maintained, made for wasm; smaller and
-/// faster than std's dlmalloc here — see the README's Building section for the measured figures).
+/// faster than std's dlmalloc here — see CONTRIBUTING's Building section).
 #[cfg(all(target_arch = "wasm32", feature = "talc", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -49,6 +49,10 @@ export interface TaskStatus {
   error?: JsonRpcError;
 }
 
+/** What `awaitTask` waits for — a task reference: a task id, or a status (`callTool`'s, or one read
+ * before; a status lets the first read wait for its interval). */
+export type TaskRef = string | TaskStatus;
+
 /** The status `callTool` returns when a `tools/call` needs input before any task exists (MRTR). */
 export interface MrtrStatus {
   inputRequests?: InputRequests;
@@ -421,7 +425,7 @@ export function callTool(client: TasksClient, name: string, args?: Record<string
  * input requests on the way. Resolves with `{tag: "ok", result}`, `{tag: "error", error}`,
  * `{tag: "cancelled", status}` or `{tag: "input_required", status}`.
  */
-export function awaitTask(client: TasksClient, statusOrTaskId: TaskStatus | string, options?: AwaitTaskOptions): Promise<AwaitTaskOutcome>;
+export function awaitTask(client: TasksClient, task: TaskRef, options?: AwaitTaskOptions): Promise<AwaitTaskOutcome>;
 
 /**
  * `callTool`, then `awaitTask` when it created a task; an immediate result, error or

@@ -27,6 +27,7 @@ export type {
   InputRequests,
   InputResponses,
   TaskStatus,
+  TaskRef,
   MrtrStatus,
   Annotations,
   TextContent,

@@ -45,11 +45,11 @@ pub fn call_tool(client: JsValue, name: JsValue, args: JsValue, options: JsValue
 
 /// Waits for a task to finish (see the README); journaled with a `journal` option.
 #[wasm_bindgen(js_name = awaitTask, skip_typescript)]
-pub fn await_task(client: JsValue, status_or_task_id: JsValue, options: JsValue) -> Promised {
+pub fn await_task(client: JsValue, task: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let (c, task, o) = checked("awaitTask", || {
             let c: Rc<JsBacked> = Js(&client).try_into()?;
-            Ok((c, Js(&status_or_task_id).task_ref()?, AwaitOptions::try_from(Js(&options))?))
+            Ok((c, Js(&task).task_ref()?, AwaitOptions::try_from(Js(&options))?))
         })?;
         let b = if o.journaled() { Backstop::NO_DEADLINE } else { Backstop::of(o.timeout, o.signal.as_ref()) };
         Ok((js_call(crate::shell::await_task(c, task, o)), b))

@@ -5,7 +5,7 @@ use std::future::{poll_fn, Future};
 use std::task::Poll;
 
 /// Runs two futures to their ends, side by side.
-pub async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+pub(crate) async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
     let (mut a, mut b) = (Box::pin(a), Box::pin(b));
     let (mut ra, mut rb) = (None, None);
     poll_fn(|cx| {
