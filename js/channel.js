@@ -30,8 +30,12 @@
 import { McpChannelError, McpProtocolError } from "./errors.js";
 import { after, attempt, elementsOf, isObject, later, nothing, readKey } from "./values.js";
 
-/** The protocol version every request's `_meta` carries. */
+/** The protocol version every request's `_meta` carries (the generation of the Tasks extension). */
 export const PROTOCOL_VERSION = "2026-07-28";
+/** The previous generation: MCP with its core tasks, a session opened by `initialize`. */
+export const CORE_TASKS_VERSION = "2025-11-25";
+/** The generations a client may be told to speak (`options.generation`). */
+export const GENERATIONS = [PROTOCOL_VERSION, CORE_TASKS_VERSION];
 /** This package's version: the default `clientInfo.version` (a test keeps it equal to package.json's). */
 export const VERSION = "0.1.0";
 /** The most notifications a stream keeps unread before it fails. */
@@ -39,6 +43,8 @@ export const MAX_QUEUED = 10_000;
 
 const META = "io.modelcontextprotocol/";
 const SUBSCRIPTION_ID = META + "subscriptionId";
+/** The `_meta` key a 2025-11-25 server's task messages carry: `{taskId}`. */
+const RELATED_TASK = META + "related-task";
 /** The step of an iterator that has ended. */
 const done = () => ({ done: true, value: undefined });
 
@@ -64,12 +70,13 @@ function readArguments(send, options, name) {
   if (typeof send !== "function") throw bad("send must be a function");
   if (options !== undefined && options !== null && !isObject(options)) throw bad("options must be an object");
   const o = {};
-  for (const key of ["clientInfo", "clientCapabilities", "inputHandlers", "requestTimeoutMs", "idPrefix"]) {
+  for (const key of ["clientInfo", "clientCapabilities", "inputHandlers", "requestTimeoutMs", "idPrefix", "generation"]) {
     const v = readKey(options, key);
     if (v === undefined) continue;
     // What `v` must be, when it is not that.
     const must = key === "requestTimeoutMs" ? !(typeof v === "number" && v >= 0) && "a non-negative number"
       : key === "idPrefix" ? typeof v !== "string" && "a string"
+      : key === "generation" ? !GENERATIONS.includes(v) && `"${PROTOCOL_VERSION}" or "${CORE_TASKS_VERSION}"`
       : !isObject(v) && "an object";
     if (must) throw bad(`options.${key} must be ${must}`);
     o[key] = v;
@@ -78,10 +85,12 @@ function readArguments(send, options, name) {
 }
 
 /** A shallow copy of `params` with a new `_meta`: the caller's `_meta` fields, the protocol version,
- * and the client's `info` and `caps` unless `_meta` has them. The caller's objects stay as they are. */
-function withMeta(params, info, caps) {
+ * and the client's `info` and `caps` unless `_meta` has them. The caller's objects stay as they are.
+ * A 2025-11-25 session (`plain`) has no such envelope: the copy is the params as they are. */
+function withMeta(params, info, caps, plain) {
   if (params !== undefined && params !== null && !isObject(params)) throw new TypeError("request: params must be an object");
   const copy = { ...params };
+  if (plain) return copy;
   const given = readKey(params, "_meta");
   const meta = isObject(given) ? { ...given } : {};
   meta[META + "protocolVersion"] = PROTOCOL_VERSION;
@@ -174,13 +183,20 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     readArguments(send, options, typeof name === "string" ? name : "channelClient");
   const caps = client.clientCapabilities ?? {};
   const defaultTimeoutMs = client.requestTimeoutMs;
+  // The generation the channel speaks: 2026-07-28 unless told; a transport that finds it out says so
+  // (`speak`). A client told its generation shows it.
+  let speaking = client.generation ?? PROTOCOL_VERSION;
+  client.generation = speaking;
+  /** A 2025-11-25 session's `tools/list` pages, by cursor, until the server says the list changed. */
+  const toolPages = new Map();
   /** A failure of this channel (of the transport's error class), with its `cause` if any. */
   const channelError = (message, cause) => new Failure(message, cause === undefined ? undefined : { cause });
   /** The rejection of a request its signal or its timeout ended. */
   const abortError = (method, why, timeoutMs) => channelError(abortMessage(method, why, timeoutMs));
   let lastId = 0;
   let closed;
-  /** Request id → `{resolve, reject, untie, method}`. */
+  /** Request id → `{resolve, reject, untie, method, taskId?, onRequest?}` (`onRequest`: hears the
+   * server→client requests that belong to this request; `taskId`: a `tasks/result`'s task). */
   const waiting = new Map();
   /** Listen id → `{taskIds, acked, queue, untie, waiter?, end?}` (`waiter`: the `[resolve, reject]`
    * of the `next()` waiting; `end`: `{error?}` once ended). */
@@ -214,7 +230,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
    * signal has not fired. `[params, signal]`; throws the rejection. */
   function prepare(method, params, opts) {
     if (closed !== undefined) throw closed;
-    const ready = withMeta(params, info, caps);
+    const ready = withMeta(params, info, caps, speaking === CORE_TASKS_VERSION);
     const signal = readKey(opts, "signal");
     if (readKey(signal, "aborted") === true) throw abortError(method, "signal");
     return [ready, signal];
@@ -229,15 +245,34 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     (ok ? w.resolve : w.reject)(value);
   }
 
-  /** A request (see the module comment): its result, or a rejection; never throws. */
+  /** A request (see the module comment): its result, or a rejection; never throws. In a 2025-11-25
+   * session a `tools/list` page is asked once until `notifications/tools/list_changed`. */
   function request(method, params, opts) {
+    if (method === "tools/list" && speaking === CORE_TASKS_VERSION) {
+      const key = JSON.stringify(attempt(() => readKey(params, "cursor")) ?? null);
+      let page = toolPages.get(key);
+      if (!page) {
+        page = send1(method, params, opts);
+        toolPages.set(key, page);
+        page.then(nothing, () => toolPages.get(key) === page && toolPages.delete(key));
+      }
+      return page;
+    }
+    return send1(method, params, opts);
+  }
+
+  /** One request on the wire. */
+  function send1(method, params, opts) {
     try {
       if (typeof method !== "string") throw new TypeError("request: method must be a string");
       const [ready, signal] = prepare(method, params, opts);
       const ownTimeout = readKey(opts, "timeoutMs");
       const timeoutMs = typeof ownTimeout === "number" ? ownTimeout : defaultTimeoutMs;
+      const onRequest = readKey(opts, "onRequest");
+      const taskId = method === "tasks/result" ? readKey(ready, "taskId") : undefined;
       const id = ++lastId;
-      const promise = new Promise((resolve, reject) => waiting.set(id, { resolve, reject, untie: nothing, method }));
+      const promise = new Promise((resolve, reject) =>
+        waiting.set(id, { resolve, reject, untie: nothing, method, taskId, onRequest: typeof onRequest === "function" ? onRequest : undefined }));
       const w = waiting.get(id);
       let sent = false;
       w.untie = tie(signal, timeoutMs, (why) => {
@@ -321,8 +356,54 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     wakeReader(id, s);
   }
 
-  /** A message arrived: settle, route or ignore it; `true` when something waited for it. */
-  function receive(message) {
+  /** Hands a server→client request to what it belongs to: the pending `tasks/result` of its
+   * related task, else the request whose stream carried it (`via`), else the one pending request that
+   * hears requests (stdio has no other way to tell), else the client's `onrequest`; with none, the
+   * server is answered with a JSON-RPC error at once — a request is never left unanswered. */
+  function route(message, via) {
+    const related = readKey(readKey(readKey(readKey(message, "params"), "_meta"), RELATED_TASK), "taskId");
+    let to;
+    if (typeof related === "string") to = [...waiting.values()].find((w) => w.onRequest && w.taskId === related);
+    const carrier = via === undefined ? undefined : waiting.get(ownId(via));
+    if (!to && carrier?.onRequest) to = carrier;
+    if (!to && related === undefined && via === undefined) {
+      const hearing = [...waiting.values()].filter((w) => w.onRequest);
+      if (hearing.length === 1) to = hearing[0];
+    }
+    const hear = to?.onRequest ?? readKey(client, "onrequest");
+    if (typeof hear === "function" && attempt(() => (hear(message), true), false)) return true;
+    const method = readKey(message, "method");
+    respond(readKey(message, "id"), undefined, { code: -32601, message: `${method}: this client has nothing to answer it with` }).then(nothing, nothing);
+    return false;
+  }
+
+  /** Answers the server's request `id` with `result` (or `error`): resolves once the transport sent it
+   * (an HTTP POST accepted); rejects when it could not. */
+  function respond(id, result, error) {
+    try {
+      if (closed !== undefined) throw closed;
+      const message = error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error };
+      let sent;
+      try {
+        sent = send(message);
+      } catch (e) {
+        throw channelError("response: send failed", e);
+      }
+      return Promise.resolve(sent).then(() => undefined);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** Sends notification `method` with `params` (no answer); throws what `send` threw. */
+  function notify(method, params) {
+    const failed = transmit({ jsonrpc: "2.0", method, params: params ?? {} });
+    if (failed) throw channelError(`${method}: send failed`, failed.e);
+  }
+
+  /** A message arrived (`via`: the id of the request whose stream carried it, when the transport
+   * knows): settle, route or ignore it; `true` when something waited for it. */
+  function receive(message, via) {
     if (!isObject(message)) return false;
     const rawId = readKey(message, "id");
     const method = readKey(message, "method");
@@ -346,7 +427,9 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
       }
       return endOpenStream(id, error);
     }
+    if (rawId !== undefined && typeof method === "string") return route(message, via);
     if (rawId !== undefined || typeof method !== "string") return false;
+    if (method === "notifications/tools/list_changed") toolPages.clear();
     const hit = targets(streams, ownId, method, readKey(message, "params"));
     for (const [id] of hit) push(id, message);
     return hit.length > 0;
@@ -371,5 +454,15 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     for (const [id] of [...streams]) endOpenStream(id, closed);
   }
 
-  return Object.assign(client, { request, listen, receive, fail, close });
+  /** The transport found the server's generation: the channel speaks it from now on. */
+  function speak(generation) {
+    speaking = generation;
+    toolPages.clear();
+  }
+
+  /** The client's generation (`{generation}`): what it was told, for a channel (a transport that finds
+   * it out has its own `session`, which opens the session first). */
+  const session = () => Promise.resolve({ generation: speaking });
+
+  return Object.assign(client, { request, listen, receive, fail, close, respond, notify, speak, session });
 }

@@ -1,5 +1,8 @@
-// httpClient(url, options?): the Streamable HTTP client (MCP 2026-07-28) over `fetch`, on the module's
-// message channel (`channelClient`), like every other transport. The channel numbers the requests,
+// httpClient(url, options?): the Streamable HTTP client over `fetch`, on the module's message channel
+// (`channelClient`), like every other transport. It speaks the generation the server speaks: MCP
+// 2026-07-28 (no session; every request carries its `_meta` and routing headers), or MCP 2025-11-25 (a
+// session opened by `initialize`, `Mcp-Session-Id` on every request) — found on the first request
+// (`generation.js`) and kept for the client's life. The channel numbers the requests,
 // adds the `_meta` envelope, matches responses by id, enforces `timeoutMs` and `signal`, and queues
 // and routes listen notifications; this adapter POSTs each message with the routing headers and reads
 // its answer — one JSON object or an event stream — back into the channel. A request the channel
@@ -8,8 +11,9 @@
 // Application code (the `headers` option, a custom `fetch`, the Response it gives, the body's reader)
 // only ever runs inside the async exchange, after a microtask, and whatever it throws becomes the
 // request's documented failure.
-import { channelClient, PROTOCOL_VERSION } from "./channel.js";
+import { channelClient, CORE_TASKS_VERSION, PROTOCOL_VERSION } from "./channel.js";
 import { McpHttpError } from "./errors.js";
+import { generationOption, session } from "./generation.js";
 import { attempt, isObjectLike, nothing } from "./values.js";
 
 /** The longest body excerpt an `McpHttpError` carries. */
@@ -139,14 +143,23 @@ const isResponseTo = (msg, id) => isObjectLike(msg) && msg.id === id && (msg.res
 /** A `TypeError` for a bad argument or option of `httpClient`. */
 const typeError = (what) => new TypeError("httpClient: " + what);
 
-/** The request headers: the caller's (an object, pairs, a Headers, or nothing) under the protocol's. */
-function requestHeaders(user, method, params) {
+/** The request headers: the caller's (an object, pairs, a Headers, or nothing) under the protocol's —
+ * a 2025-11-25 session's (`open`: `{id, version}`) or the 2026-07-28 routing headers. */
+function requestHeaders(user, method, params, open) {
   if (user !== undefined && user !== null && typeof user !== "object") {
     throw typeError("options.headers must give an object");
   }
   const h = new Headers(user ?? undefined);
   h.set("Content-Type", "application/json");
   h.set("Accept", "application/json, text/event-stream");
+  if (open) {
+    h.set("MCP-Protocol-Version", open.version);
+    if (open.id !== undefined) h.set("Mcp-Session-Id", open.id);
+    else h.delete("Mcp-Session-Id");
+    h.delete("Mcp-Method");
+    h.delete("Mcp-Name");
+    return h;
+  }
   h.set("MCP-Protocol-Version", PROTOCOL_VERSION);
   h.set("Mcp-Method", method);
   const field = nameField(method);
@@ -175,12 +188,13 @@ export function httpClient(url, options) {
   if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
     throw typeError("options must be an object");
   }
-  const { headers, fetch: customFetch, id, maxAnswerBytes = MAX_ANSWER_BYTES, ...common } = options ?? {};
+  const { headers, fetch: customFetch, id, maxAnswerBytes = MAX_ANSWER_BYTES, generation, ...common } = options ?? {};
   if (headers !== undefined && (headers === null || (typeof headers !== "object" && typeof headers !== "function"))) {
     throw typeError("options.headers must be an object or a function");
   }
   if (customFetch !== undefined && typeof customFetch !== "function") throw typeError("options.fetch must be a function");
   if (typeof maxAnswerBytes !== "number" || !(maxAnswerBytes > 0)) throw typeError("options.maxAnswerBytes must be a positive number");
+  const named = generationOption(generation, typeError);
 
   /** The POSTs in flight, by request id: the function that aborts each. */
   const inflight = new Map();
@@ -189,6 +203,8 @@ export function httpClient(url, options) {
   let handoff;
 
   const chan = channelClient((message) => {
+    // A response to a server's request: one POST, accepted (202) or refused.
+    if (message.method === undefined) return post(message);
     if (message.method === "notifications/cancelled") {
       // The channel gave the request up: over HTTP that is closing its POST.
       const requestId = message.params?.requestId;
@@ -201,9 +217,25 @@ export function httpClient(url, options) {
     handoff = undefined;
     exchange(message, call).then(nothing, nothing);
   }, common, "httpClient", McpHttpError);
-  // The adapter drives the channel (`receive`, `fail`; `close` is not the caller's); the caller gets
-  // the rest, with the adapter's `request` and `listen`.
-  const { request, listen: channelListen, receive, fail, close, ...client } = chan;
+  // The adapter drives the channel (`receive`, `fail`, `notify`; `close` is not the caller's); the
+  // caller gets the rest, with the adapter's `request`, `listen` and `close`.
+  const { request, listen: channelListen, receive, fail, close, notify, speak, ...client } = chan;
+  /** The session (the generation found, a 2025-11-25 session's id and version; `generation.js`). */
+  const s = session(chan, named, { request: (m, p, o) => call(m, p, o, true), notify, discovered: (p) => (discovered = p), clientInfo: common.clientInfo });
+  /** What a 2025-11-25 exchange is sent with: its session (undefined: the 2026-07-28 headers; `version`
+   * is set from the session's `initialize` on). */
+  const open = () => (s.version !== undefined ? { id: s.id, version: s.version } : undefined);
+
+  /** POSTs a message nothing answers (a response to a server's request): resolves once accepted. */
+  async function post(message) {
+    const user = typeof headers === "function" ? await headers(undefined, undefined) : headers;
+    const init = { method: "POST", headers: requestHeaders(user, undefined, undefined, open()), body: JSON.stringify(message), redirect: "manual" };
+    const response = await (customFetch ?? globalThis.fetch)(href, init);
+    attempt(() => response.body?.cancel?.().then(nothing, nothing));
+    const status = Number(response.status);
+    if (status === 404 && open()?.id !== undefined) throw s.lost(new McpHttpError("response: HTTP 404: the server no longer knows this session", { status, sessionLost: true, retryable: false }));
+    if (!(status >= 200 && status < 300)) throw new McpHttpError(`response: HTTP ${status} refused`, { status });
+  }
 
   /** One POST and the reading of its answer into the channel. */
   async function exchange(message, call) {
@@ -239,7 +271,7 @@ export function httpClient(url, options) {
       const user = typeof headers === "function" ? await headers(method, params) : headers;
       // "manual": a redirect is not followed (see `httpClient`); Node shows it as the 3xx, a browser as
       // an opaque redirect (status 0, no Location to read).
-      const init = { method: "POST", headers: requestHeaders(user, method, params), body: undefined, signal: controller.signal, redirect: "manual" };
+      const init = { method: "POST", headers: requestHeaders(user, method, params, open()), body: undefined, signal: controller.signal, redirect: "manual" };
       const f = customFetch ?? globalThis.fetch;
       if (typeof f !== "function") throw typeError("no global fetch: pass options.fetch");
       if (gone) return;
@@ -247,10 +279,14 @@ export function httpClient(url, options) {
       init.body = JSON.stringify(message);
       const response = await (customFetch ? customFetch(href, init) : globalThis.fetch(href, init));
       if (id === undefined || gone) return;
-      const s = Number(response.status);
+      const code = Number(response.status);
       const type = response.headers.get("content-type");
       after = retryAfterMs(response.headers.get("retry-after"));
-      call.status = status = Number.isFinite(s) ? Math.min(Math.max(Math.trunc(s), 0), 999) : 0;
+      call.status = status = Number.isFinite(code) ? Math.min(Math.max(Math.trunc(code), 0), 999) : 0;
+      if (method === "initialize") call.sessionId = attempt(() => response.headers.get("mcp-session-id")) ?? undefined;
+      if (status === 404 && open()?.id !== undefined) {
+        throw s.lost(Object.assign(httpError("the server no longer knows this session"), { sessionLost: true, retryable: false }));
+      }
       reader = attempt(() => response.body?.getReader());
       if ((status > 299 && status < 400) || attempt(() => response.type) === "opaqueredirect") {
         const location = attempt(() => response.headers.get("location")) ?? "";
@@ -320,14 +356,21 @@ export function httpClient(url, options) {
     });
   }
 
-  /** A request through the channel; a timeout or abort after the response headers came carries
-   * their HTTP status. */
-  function call(method, params, opts) {
+  /** A request through the channel, once the session is open (`raw`: the session's own, at once); a
+   * timeout or abort after the response headers came carries their HTTP status. */
+  function call(method, params, opts, raw) {
+    if (!raw) {
+      const opening = s.ready(opts);
+      if (opening) return opening.then(() => call(method, params, opts, true));
+    }
     const shared = { status: 0 };
     handoff = shared;
     const p = request(method, params, opts);
     handoff = undefined;
-    return p.then(undefined, (e) => {
+    return p.then((result) => {
+      if (method === "initialize") s.id = shared.sessionId;
+      return result;
+    }, (e) => {
       attempt(() => {
         if (shared.status !== 0 && e?.name === "McpHttpError" && e.status === 0) e.status = shared.status;
       });
@@ -348,8 +391,32 @@ export function httpClient(url, options) {
     return discovered;
   }
 
+  /** Ends the client: a 2025-11-25 session is ended on the server (DELETE; what that answers is
+   * dropped), then every pending and later request fails with "the client closed". */
+  async function end() {
+    const open = s.id !== undefined && !s.gone ? { id: s.id, version: s.version } : undefined;
+    s.lost(new McpHttpError("the client closed", { retryable: false }));
+    close();
+    if (!open) return;
+    try {
+      const user = typeof headers === "function" ? await headers(undefined, undefined) : headers;
+      const response = await (customFetch ?? globalThis.fetch)(href, { method: "DELETE", headers: requestHeaders(user, undefined, undefined, open), redirect: "manual" });
+      await response.body?.cancel?.();
+    } catch {
+      // The session ends on the server when its DELETE arrives, or when the server drops it: nothing to add.
+    }
+  }
+
+  /** The session, once open: `{generation, capabilities}` (the server's, from `server/discover` or
+   * `initialize`). Rejects as the opening request does. */
+  const opened = (opts) => Promise.resolve(s.ready(opts)).then(() => ({ generation: s.found, capabilities: s.capabilities }));
+
   // `id`: the server, for the task journal.
-  return Object.assign(client, { request: call, listen, id: id ?? href, discover });
+  Object.assign(client, { request: call, listen, id: id ?? href, discover, close: end, session: opened });
+  // What the client found (undefined until its first request): "2026-07-28" or "2025-11-25".
+  Object.defineProperty(client, "generation", { get: () => s.found, enumerable: true, configurable: true });
+  Object.defineProperty(client, "sessionId", { get: () => s.id, enumerable: true, configurable: true });
+  return client;
 }
 
 /** The JSON-RPC response to request `id` in a JSON body `text`; throws `httpError(detail, text)` when
@@ -406,6 +473,9 @@ async function readEvents(reader, id, stream, receive, isGone, limit, tooLarge) 
     if (isResponseTo(msg, id)) {
       answered = true;
       receive(msg);
+    } else if (isObjectLike(msg) && msg.id !== undefined && typeof msg.method === "string" && msg.result === undefined && msg.error === undefined) {
+      // A request of the server's, on this request's stream: it belongs to this request.
+      receive(msg, id);
     } else if (stream && isObjectLike(msg) && msg.id === undefined && typeof msg.method === "string") {
       // The notifications of a listen's own stream are its own, whatever the server tagged them.
       const p = isObjectLike(msg.params) ? msg.params : {};

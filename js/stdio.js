@@ -1,10 +1,13 @@
 // mcp-tasks-wasm/stdio — Node only (never bundled for browsers): a client over an MCP server's stdio.
 // Newline-delimited JSON-RPC over the server's stdin/stdout, on the module's message channel
 // (`channelClient`): ids, responses by id, listen streams, `notifications/cancelled` on abort or timeout.
-// Protocol 2026-07-28 has no `initialize`: every request carries its `_meta` from the very first line.
+// The first request finds the server's generation (`generation.js`): a 2026-07-28 server answers the
+// `server/discover` probe, which carries its `_meta` from the very first line (such a server has no
+// `initialize`); a 2025-11-25 server refuses it and is greeted with `initialize` first.
 import { spawn } from "node:child_process";
 import { channelClient } from "./channel.js";
 import { McpStdioError } from "./errors.js";
+import { generationOption, session } from "./generation.js";
 import { after } from "./values.js";
 
 /** The most a line of stdout may hold before it is dropped (and reported through `onLog`). */
@@ -38,7 +41,8 @@ export function stdioClient(commandOrStreams, args, options) {
   }
   options = options ?? {};
   if (typeof options !== "object") throw new TypeError("stdioClient: options must be an object");
-  const { env, cwd, onLog, stderr = "pipe", closeGraceMs = 2000, id, ...common } = options;
+  const { env, cwd, onLog, stderr = "pipe", closeGraceMs = 2000, id, generation, ...common } = options;
+  const named = generationOption(generation, (what) => new TypeError(`stdioClient: ${what}`));
   if (onLog !== undefined && typeof onLog !== "function") throw new TypeError("stdioClient: options.onLog must be a function");
   if (!["pipe", "inherit", "ignore"].includes(stderr)) throw new TypeError('stdioClient: options.stderr must be "pipe", "inherit" or "ignore"');
   if (!(typeof closeGraceMs === "number" && closeGraceMs >= 0)) throw new TypeError("stdioClient: options.closeGraceMs must be a non-negative number");
@@ -65,6 +69,21 @@ export function stdioClient(commandOrStreams, args, options) {
     streams.stdin.write(JSON.stringify(message) + "\n");
   }, common, "stdioClient");
   const closeChannel = client.close;
+  // Every request waits for the session (the generation found); the session's own go out at once.
+  const { request: raw, listen: rawListen, notify, speak } = client;
+  delete client.notify;
+  delete client.speak;
+  const s = session({ ...client, speak }, named, { request: raw, notify, discovered: () => {}, clientInfo: common.clientInfo });
+  client.request = (method, params, opts) => {
+    const opening = s.ready(opts);
+    return opening ? opening.then(() => raw(method, params, opts)) : raw(method, params, opts);
+  };
+  client.listen = (params, opts) => {
+    const opening = s.ready(opts);
+    return opening ? opening.then(() => rawListen(params, opts)) : rawListen(params, opts);
+  };
+  client.session = (opts) => Promise.resolve(s.ready(opts)).then(() => ({ generation: s.found, capabilities: s.capabilities }));
+  Object.defineProperty(client, "generation", { get: () => s.found, enumerable: true, configurable: true });
   const fail = (message, extra) => {
     if (ended) return;
     ended = true;

@@ -22,7 +22,7 @@ const variants = [
   { name: "journal", dir: join(pkg, "journal"), features: ["journal"] },
 ];
 
-const entries = ["index.js", "node.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "http.js", "port.js", "result.js", "sdk.js", "stdio.js"];
+const entries = ["index.js", "node.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "generation.js", "http.js", "port.js", "result.js", "sdk.js", "stdio.js"];
 const journalEntries = ["journal/index.js", "journal/node.js"];
 const declarations = ["index.d.ts", "node.d.ts"];
 // Each entry's declarations, from js/types/ (every declaration of the package lives there; the exports'

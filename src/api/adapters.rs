@@ -41,6 +41,13 @@ extern "C" {
     pub fn transport_error(message: &JsValue) -> JsValue;
 }
 
+#[wasm_bindgen(module = "/js/generation.js")]
+extern "C" {
+    /// `generationOption(v, typeError)` (only declared: see the module comment).
+    #[wasm_bindgen(js_name = generationOption)]
+    pub(crate) fn generation_option(v: &JsValue, type_error: &JsValue) -> JsValue;
+}
+
 #[wasm_bindgen(module = "/js/values.js")]
 extern "C" {
     /// `isObject(v)` (only declared: see the module comment).

@@ -280,3 +280,44 @@ pub fn cancel_task<C: Client + Clone + 'static>(
     let (client, task_id) = (shared(client), task_id.to_owned());
     async move { step(crate::shell::cancel_task(client, &task_id, options)).await.map(drop) }
 }
+
+/// A page of the session's tasks (from [`list_tasks`]).
+#[derive(Clone, Debug)]
+pub struct TaskList {
+    /// The tasks, in the server's order, each status in the 2026-07-28 shape.
+    pub tasks: Vec<TaskStatus>,
+    /// The cursor of the next page (`None`: this is the last).
+    pub next_cursor: Option<String>,
+}
+
+/// Reads a page of the session's tasks (`tasks/list`, MCP 2025-11-25) from `cursor` (`None`: the
+/// first page), re-issued on a transient failure like [`get_task`]. A server without a task list (every
+/// MCP 2026-07-28 server, a 2025-11-25 one without `tasks.list`) answers with its JSON-RPC error:
+/// [`Error::Task`] (code `-32601`).
+///
+/// ```no_run
+/// use mcp_tasks_wasm::{list_tasks, HttpClient, StepOptions};
+/// # async fn f() -> Result<(), mcp_tasks_wasm::Error> {
+/// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+/// let mut page = list_tasks(&client, None, StepOptions::default()).await?;
+/// while let Some(cursor) = page.next_cursor.take() {
+///     page = list_tasks(&client, Some(&cursor), StepOptions::default()).await?;
+/// }
+/// # Ok(()) }
+/// ```
+pub fn list_tasks<C: Client + Clone + 'static>(
+    client: &C,
+    cursor: Option<&str>,
+    options: StepOptions,
+) -> impl Future<Output = Result<TaskList, Error>> + 'static {
+    let (client, cursor) = (shared(client), cursor.map(JsValue::from_str));
+    async move {
+        match step(crate::shell::list_tasks(client, cursor, options)).await? {
+            EngineOutcome::Tasks { tasks, next_cursor } => Ok(TaskList {
+                tasks: tasks.items().unwrap_or_default().iter().filter_map(TaskStatus::from_js).collect(),
+                next_cursor: next_cursor.and_then(|c| c.as_str()),
+            }),
+            _ => Err(not_an_end()),
+        }
+    }
+}

@@ -151,7 +151,9 @@ impl WaitOutcome {
                 Self::InputRequired(InputRequired::from_js(&s))
             }
             EngineOutcome::Error(f) => Self::Error(TaskError::of(f)),
-            EngineOutcome::Task(_) | EngineOutcome::Status(_) | EngineOutcome::Ack => return None,
+            EngineOutcome::Task(_) | EngineOutcome::Status(_) | EngineOutcome::Ack | EngineOutcome::Tasks { .. } => {
+                return None
+            }
         })
     }
 

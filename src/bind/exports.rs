@@ -129,30 +129,38 @@ pub fn resume_tasks(client: JsValue, journal: JsValue, options: JsValue) -> Prom
     })
 }
 
-/// Reads the client, the task id and the options of a one-request function.
+/// Reads the client, the task id (`id`, read by the caller) and the options of a one-request function.
 #[inline(never)]
 fn step_args(
     what: &str,
     client: &JsValue,
-    task_id: &JsValue,
+    id: Check<String>,
     options: &JsValue,
 ) -> Result<(Rc<dyn Client>, String, StepOptions, Backstop), JsValue> {
     checked(what, || {
         let c: Rc<JsBacked> = Js(client).try_into()?;
-        let id = Js(task_id).name("task id")?;
+        let id = id?;
         let o = StepOptions::try_from(Js(options))?;
         let b = Backstop::of(o.timeout, o.signal.as_ref());
         Ok((c as Rc<dyn Client>, id, o, b))
     })
 }
 
+/// A one-request function of the shell's, by its task id (`listTasks`: its cursor, `""` for none).
+type StepFn = fn(Rc<dyn Client>, &str, StepOptions) -> crate::shell::CallFuture;
+
+/// The promise of the one-request function `what`, made by `call` (one copy for all of them).
+fn one_step(what: &'static str, client: JsValue, id: Check<String>, options: JsValue, call: StepFn) -> Promised {
+    promised(move || {
+        let (c, id, o, b) = step_args(what, &client, id, &options)?;
+        Ok((js_call(Ok(call(c, &id, o))), b))
+    })
+}
+
 /// Reads a task's status once (`tasks/get`).
 #[wasm_bindgen(js_name = getTask, skip_typescript)]
 pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
-    promised(|| {
-        let (c, id, o, b) = step_args("getTask", &client, &task_id, &options)?;
-        Ok((js_call(Ok(crate::shell::get_task(c, &id, o))), b))
-    })
+    one_step("getTask", client, Js(&task_id).name("task id"), options, crate::shell::get_task)
 }
 
 /// Answers input requests by hand (`tasks/update`).
@@ -160,7 +168,7 @@ pub fn get_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised
 pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, options: JsValue) -> Promised {
     promised(|| {
         let responses = checked("updateTask", || Js(&responses).responses())?;
-        let (c, id, o, b) = step_args("updateTask", &client, &task_id, &options)?;
+        let (c, id, o, b) = step_args("updateTask", &client, Js(&task_id).name("task id"), &options)?;
         Ok((js_call(Ok(crate::shell::update_task(c, &id, responses, o))), b))
     })
 }
@@ -168,9 +176,16 @@ pub fn update_task(client: JsValue, task_id: JsValue, responses: JsValue, option
 /// Asks the server to cancel a task (`tasks/cancel`).
 #[wasm_bindgen(js_name = cancelTask, skip_typescript)]
 pub fn cancel_task(client: JsValue, task_id: JsValue, options: JsValue) -> Promised {
-    promised(|| {
-        let (c, id, o, b) = step_args("cancelTask", &client, &task_id, &options)?;
-        Ok((js_call(Ok(crate::shell::cancel_task(c, &id, o))), b))
+    one_step("cancelTask", client, Js(&task_id).name("task id"), options, crate::shell::cancel_task)
+}
+
+/// Reads a page of the session's tasks (`tasks/list`, MCP 2025-11-25), from `cursor` (a string, or
+/// none for the first page).
+#[wasm_bindgen(js_name = listTasks, skip_typescript)]
+pub fn list_tasks(client: JsValue, cursor: JsValue, options: JsValue) -> Promised {
+    let cursor = if cursor.is_undefined() || cursor.is_null() { Ok(String::new()) } else { Js(&cursor).name("cursor") };
+    one_step("listTasks", client, cursor, options, |c, cursor, o| {
+        crate::shell::list_tasks(c, (!cursor.is_empty()).then(|| JsValue::from_str(cursor)), o)
     })
 }
 

@@ -4,7 +4,7 @@
 //! none (`whole`); a cancel asked for during the call is asked of the task as soon as the wait starts.
 
 use super::call::{CallSettings, CallTool};
-use super::settings::{WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
+use super::settings::{WaitSettings, DEFAULT_TASK_TTL_MS, DETACHED_CANCEL_TIMEOUT_MS, TASK_TTL_MARGIN_MS};
 use super::wait::{TaskRef, Wait};
 use super::{next_queued, AbortScope, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
 use crate::json::Json;
@@ -43,7 +43,10 @@ pub(crate) struct CallAndAwait<V> {
 
 impl<J: Json> CallAndAwait<J> {
     /// Sends `tools/call` for `name` at `now`; a created task is awaited with `wait_opts`, bounded by
-    /// the call's own `timeout_ms` (counted from `now`) instead of `wait_opts`' when `whole`.
+    /// the call's own `timeout_ms` (counted from the call's start) instead of `wait_opts`' when
+    /// `whole`. On an MCP 2025-11-25 server the task is asked to live at least the wait's deadline plus
+    /// [`TASK_TTL_MARGIN_MS`].
+    #[cfg(any(all(test, not(target_arch = "wasm32")), feature = "fuzzing"))]
     pub(crate) fn new(
         name: String,
         arguments: Option<J>,
@@ -52,8 +55,24 @@ impl<J: Json> CallAndAwait<J> {
         whole: bool,
         now: Millis,
     ) -> Self {
-        let whole = whole.then_some((now, call_opts.limits.deadline_ms));
-        let call = CallTool::new(name, arguments, call_opts, now);
+        Self::start(name, arguments, call_opts, wait_opts, whole, now, now)
+    }
+
+    /// [`CallAndAwait::new`] on a client whose session opened at `now`, the call having started at `since`.
+    pub(crate) fn start(
+        name: String,
+        arguments: Option<J>,
+        mut call_opts: CallSettings<J>,
+        wait_opts: WaitSettings,
+        whole: bool,
+        since: Millis,
+        now: Millis,
+    ) -> Self {
+        let bound = if whole { call_opts.limits.deadline_ms } else { wait_opts.limits.deadline_ms };
+        let asked = call_opts.task_ttl_ms.unwrap_or(DEFAULT_TASK_TTL_MS);
+        call_opts.task_ttl_ms = Some(bound.map_or(asked, |d| asked.max(d.saturating_add(TASK_TTL_MARGIN_MS))));
+        let whole = whole.then_some((since, call_opts.limits.deadline_ms));
+        let call = CallTool::start(name, arguments, call_opts, since, now);
         Self {
             phase: Phase::Call(CallPart { call, wait_opts, whole }),
             now,

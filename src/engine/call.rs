@@ -1,11 +1,16 @@
-//! `callTool`: one task-augmented `tools/call`, with MRTR rounds answered on the way.
+//! `callTool`: one task-augmented `tools/call`, with MRTR rounds answered on the way. On an MCP
+//! 2025-11-25 server: `task: {ttl}` only for a tool whose `execution.taskSupport` (from `tools/list`,
+//! when the server declared task-augmented `tools/call`) is `required` or `optional`, else a plain call
+//! whose own input requests (the server's JSON-RPC requests on it) go to the input handlers.
 
 use super::flights::Flights;
-use super::inputs::{InputDesk, Stop};
-use super::settings::{InputMode, ReadChunk, TimeLimits, DEFAULT_MIN_POLL_INTERVAL_MS};
+use super::inputs::{hear, refusal, InputDesk, Stop};
+use super::outcome::CODE_NOT_FOUND;
+use super::settings::{InputMode, ReadChunk, TimeLimits, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS};
 use super::{later, next_queued, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
 use crate::json::Json;
 use crate::proto::call_result::{read_call_result, CallReply, Mrtr};
+use crate::proto::core_tasks::{find_tool, read_core_call_result, CoreCallReply, Generation, TaskSupport};
 use crate::proto::request::Call;
 use crate::proto::rpc::RequestEnd;
 
@@ -22,11 +27,34 @@ pub(crate) struct CallSettings<V> {
     pub request_state: Option<V>,
     /// Input requests read per step.
     pub read_chunk: ReadChunk,
+    /// The server's generation.
+    pub generation: Generation,
+    /// MCP 2025-11-25: the `ttl` of the task the call creates (`None`: [`DEFAULT_TASK_TTL_MS`]).
+    pub task_ttl_ms: Option<u64>,
 }
 
 /// The least time between two `tools/call`s of one call (the default `minPollIntervalMs`): a server
 /// that answers every MRTR round at once gets a round every 100 ms, not a flood.
 pub(crate) const ROUND_FLOOR_MS: u64 = DEFAULT_MIN_POLL_INTERVAL_MS;
+
+/// The most `tools/list` pages read to find the tool (a server that pages forever gets a plain call).
+const MAX_TOOL_PAGES: u32 = 100;
+
+/// What a request of the call was for.
+const CALL: u32 = 0;
+const LIST: u32 = 1;
+const RESPOND: u32 = 2;
+
+/// MCP 2025-11-25: what the call knows of the server.
+#[derive(Debug)]
+struct Core<V> {
+    /// `task: {ttl}` for the tool (`None`: a plain call), once known.
+    ttl_ms: Option<u64>,
+    /// `tools/list` pages read.
+    pages: u32,
+    /// The plain call's input: the desk for the server's requests on it.
+    desk: Option<Box<InputDesk<V>>>,
+}
 
 /// The `callTool` machine.
 #[derive(Debug)]
@@ -43,14 +71,31 @@ pub(crate) struct CallTool<V> {
     held: Option<(Option<V>, Option<V>)>,
     /// The MRTR round being answered, with its desk (MRTR keys are their own key space).
     round: Option<(Mrtr<V>, InputDesk<V>)>,
+    /// MCP 2025-11-25 (boxed: `None` on a 2026-07-28 server).
+    core: Option<Box<Core<V>>>,
     out: Queue<V>,
     done: bool,
 }
 
 impl<J: Json> CallTool<J> {
     /// Sends `tools/call` for `name` at `now`.
+    #[cfg(any(all(test, not(target_arch = "wasm32")), feature = "fuzzing"))]
     pub(crate) fn new(name: String, arguments: Option<J>, opts: CallSettings<J>, now: Millis) -> Self {
-        let deadline = opts.limits.deadline_ms.map(|t| later(now, t));
+        Self::start(name, arguments, opts, now, now)
+    }
+
+    /// Sends `tools/call` for `name` at `now` (on an MCP 2025-11-25 server with tasks, `tools/list`
+    /// first), bounded by `timeoutMs` counted from `since`.
+    pub(crate) fn start(name: String, arguments: Option<J>, opts: CallSettings<J>, since: Millis, now: Millis) -> Self {
+        let deadline = opts.limits.deadline_ms.map(|t| later(since, t));
+        let ttl_ms = opts.task_ttl_ms.unwrap_or(DEFAULT_TASK_TTL_MS);
+        let core = match opts.generation {
+            Generation::Tasks => None,
+            Generation::Core { tasks_for_tools } => {
+                Some(Box::new(Core { ttl_ms: tasks_for_tools.then_some(ttl_ms), pages: 0, desk: None }))
+            }
+        };
+        let listing = core.as_ref().is_some_and(|c| c.ttl_ms.is_some());
         let mut c = Self {
             name,
             arguments,
@@ -61,15 +106,64 @@ impl<J: Json> CallTool<J> {
             last_sent: now,
             held: None,
             round: None,
+            core,
             out: Queue::new(),
             done: false,
         };
-        if opts.limits.deadline_ms == Some(0) {
+        if opts.limits.deadline_ms == Some(0) || c.flights.past_deadline(now) {
             c.advance(now); // no time at all: the timeout, and nothing sent (as awaitTask)
+        } else if listing {
+            c.flights.send(LIST, Call::ToolsList { cursor: None }, now, &mut c.out);
         } else {
             c.send(opts.input_responses, opts.request_state, now);
         }
         c
+    }
+
+    /// A `tools/list` page arrived (MCP 2025-11-25): the tool's `taskSupport` decides how it is called;
+    /// a tool not on the page is looked for on the next one, and one not listed at all is called plain.
+    fn on_page(&mut self, page: J, now: Millis) {
+        let Some(core) = self.core.as_mut() else { return };
+        core.pages += 1;
+        match find_tool(&page, &self.name) {
+            Err(m) => return self.fail(TaskError::protocol("tools/list", m, page)),
+            Ok((None, Some(cursor))) if core.pages < MAX_TOOL_PAGES => {
+                self.flights.send(LIST, Call::ToolsList { cursor: Some(cursor) }, now, &mut self.out);
+                return;
+            }
+            Ok((support, _)) => {
+                if support.is_none_or(|s| s == TaskSupport::Forbidden) {
+                    core.ttl_ms = None;
+                }
+            }
+        }
+        self.send(None, None, now);
+    }
+
+    /// The server sent a request on the plain call (MCP 2025-11-25): the input handler that fits
+    /// answers it, else it is refused with a JSON-RPC error (there is no task to leave it pending on).
+    fn on_server_request(&mut self, message: J) {
+        let Some(core) = self.core.as_mut().filter(|c| c.ttl_ms.is_none()) else {
+            return self.out.push_back(refusal(&message, CODE_NOT_FOUND, "no input is answered here"));
+        };
+        match hear(&mut core.desk, (self.mode, self.read_chunk), &message, &J::object(vec![]), &mut self.out) {
+            Ok(()) => {}
+            Err((Stop::Return, _)) => self.out.push_back(refusal(&message, CODE_NOT_FOUND, "no input handler answers it")),
+            Err((Stop::Fail(f), _)) => self.fail(f),
+        }
+    }
+
+    /// A plain call's input answered (MCP 2025-11-25): each answer goes to the server as the response
+    /// to its request.
+    fn on_core_answer(&mut self, ask: super::AskId, value: J, now: Millis) {
+        let Some(desk) = self.core.as_mut().and_then(|c| c.desk.as_mut()) else { return };
+        if let Err(Stop::Fail(f)) = desk.answer(ask, &value, &J::null()) {
+            return self.fail(f);
+        }
+        for (key, answer) in desk.take_ready().into_iter().flatten() {
+            let call = Call::Respond { id: crate::proto::core_tasks::id_of_key(&key), answer: Ok(answer) };
+            self.flights.send(RESPOND, call, now, &mut self.out);
+        }
     }
 
     /// The next round: sent now, or held until [`ROUND_FLOOR_MS`] after the previous one went out.
@@ -88,11 +182,19 @@ impl<J: Json> CallTool<J> {
             arguments: self.arguments.clone(),
             input_responses,
             request_state,
+            task_ttl_ms: self.core.as_ref().and_then(|c| c.ttl_ms),
         };
-        self.flights.send(0, call, now, &mut self.out);
+        self.flights.send(CALL, call, now, &mut self.out);
     }
 
     fn on_result(&mut self, value: J, now: Millis) {
+        if self.core.is_some() {
+            return match read_core_call_result(value.clone()) {
+                Err(m) => self.fail(TaskError::protocol("tools/call", m, value)),
+                Ok(CoreCallReply::Complete(r)) => self.finish(End::Outcome(Outcome::Result(r))),
+                Ok(CoreCallReply::Task(view)) => self.finish(End::Outcome(Outcome::Task(view.object))),
+            };
+        }
         match read_call_result(value.clone()) {
             Err(m) => self.fail(TaskError::protocol("tools/call", m, value)),
             Ok(CallReply::Complete(r)) => self.finish(End::Outcome(Outcome::Result(r))),
@@ -186,6 +288,9 @@ impl<J: Json> CallTool<J> {
         if let Some((_, mut desk)) = self.round.take() {
             desk.stop_all(&mut self.out);
         }
+        if let Some(desk) = self.core.as_mut().and_then(|c| c.desk.as_mut()) {
+            desk.stop_all(&mut self.out);
+        }
         self.out.push_back(Action::End(finish));
     }
 }
@@ -198,12 +303,15 @@ impl<J: Json> Machine<J> for CallTool<J> {
             return;
         }
         match event {
-            Event::Tick | Event::Stream(_) => {}
+            Event::Tick | Event::Stream(_) | Event::Session(_) => {}
+            Event::ServerRequest { message } => self.on_server_request(message),
             Event::Reply { req, reply } => {
                 if let Some(f) = self.flights.land(req) {
                     match reply {
+                        RequestEnd::Result(_) if f.purpose == RESPOND => {}
+                        RequestEnd::Result(v) if f.purpose == LIST => self.on_page(v, now),
                         RequestEnd::Result(v) => self.on_result(v, now),
-                        RequestEnd::RpcError(e) => self.fail(TaskError::rpc("tools/call", e)),
+                        RequestEnd::RpcError(e) => self.fail(TaskError::rpc(f.method, e)),
                         RequestEnd::Transport(_) if self.flights.past_deadline(now) => {} // the deadline, below
                         RequestEnd::Transport(e) => {
                             let failure = Flights::loss(&f, e, now).failure(&f, ("name", &self.name), None);
@@ -212,6 +320,7 @@ impl<J: Json> Machine<J> for CallTool<J> {
                     }
                 }
             }
+            Event::Answer { ask, value } if self.core.is_some() => self.on_core_answer(ask, value, now),
             Event::Answer { ask, value } => self.on_answer(ask, value, now),
             Event::Cancel => {} // only a wait cancels its task
             Event::Abort { reason, .. } => self.finish(End::Rejection(reason)),

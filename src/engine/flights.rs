@@ -88,9 +88,27 @@ impl Flights {
 
     /// Starts a request at `now`, bounded by [`Flights::timeout_at`].
     pub(crate) fn send<V>(&mut self, purpose: u32, call: Call<V>, now: Millis, out: &mut Queue<V>) -> ReqId {
+        let timeout_ms = self.timeout_at(now);
+        self.send_for(purpose, call, timeout_ms, now, out)
+    }
+
+    /// Starts a request at `now` that may take the whole time left (`requestTimeoutMs` does not bound
+    /// it: an MCP 2025-11-25 `tasks/result` held open while the task needs input).
+    pub(crate) fn send_long<V>(&mut self, purpose: u32, call: Call<V>, now: Millis, out: &mut Queue<V>) -> ReqId {
+        let timeout_ms = self.deadline.map(|d| d.saturating_sub(now));
+        self.send_for(purpose, call, timeout_ms, now, out)
+    }
+
+    fn send_for<V>(
+        &mut self,
+        purpose: u32,
+        call: Call<V>,
+        timeout_ms: Option<u64>,
+        now: Millis,
+        out: &mut Queue<V>,
+    ) -> ReqId {
         let id = ReqId(self.next_id);
         self.next_id += 1;
-        let timeout_ms = self.timeout_at(now);
         let expires = timeout_ms.map(|t| later(now, t));
         if self.open.capacity() == 0 {
             self.open.reserve_exact(1); // one request in flight is the rule: room for one (memory per wait)

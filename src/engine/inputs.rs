@@ -7,10 +7,13 @@
 //! last of them answers, and polls in between ask nothing again. Keys the input function leaves out of
 //! its answer stay reserved too (they are not asked again during this wait).
 
-use super::settings::{InputMode, ReadChunk};
+use super::settings::{InputMode, ReadChunk, DETACHED_CANCEL_TIMEOUT_MS};
 use super::{sorted, Action, AskId, Queue, TaskError};
 use crate::json::Json;
 use crate::proto::input::{check_response, read_input_request, InputKind, InputRequest};
+use super::outcome::CODE_INVALID_PARAMS;
+use crate::proto::core_tasks::as_input_request;
+use crate::proto::request::Call;
 
 /// Why offering or answering stopped the wait.
 #[derive(Clone, Debug)]
@@ -109,6 +112,21 @@ impl<J: Json> InputDesk<J> {
         let reserved = sorted(self.reserved.iter().map(String::as_str));
         let pending: Vec<(String, J)> =
             requests.iter().filter(|(k, _)| reserved.binary_search(&k.as_str()).is_err()).cloned().collect();
+        self.take(pending, status, out)
+    }
+
+    /// Offers one more request beside those already asked, withdrawing none (MCP 2025-11-25: the
+    /// server's requests arrive one by one; each is pending until answered; a wait hears a bounded
+    /// number of them, so a look through the reserved keys is cheap). Otherwise as [`Self::offer`].
+    pub(crate) fn add(&mut self, key: String, request: J, status: &J, out: &mut Queue<J>) -> Result<(), Stop<J>> {
+        if self.reserved.contains(&key) {
+            return Ok(());
+        }
+        self.take(vec![(key, request)], status, out)
+    }
+
+    /// Hands the `pending` requests (none of them reserved) out, as [`Self::offer`] says.
+    fn take(&mut self, pending: Vec<(String, J)>, status: &J, out: &mut Queue<J>) -> Result<(), Stop<J>> {
         if pending.is_empty() {
             return Ok(());
         }
@@ -291,6 +309,52 @@ impl<J: Json> InputDesk<J> {
         let r = self.rounds.remove(at);
         self.ready.push(r.answers);
     }
+}
+
+/// The most requests of its server (MCP 2025-11-25) one wait or call asks: more are refused (a server
+/// sending requests without end does not grow the wait without end).
+pub(crate) const MAX_HEARD: usize = 10_000;
+
+/// MCP 2025-11-25: offers the server's request `message` to the desk in `slot` (made, answering through
+/// `mode`, when there is none) as one more input request, handed out with `base` listing it alone as
+/// its `inputRequests`. A request without a usable id, a malformed one and one past [`MAX_HEARD`] are
+/// refused (the malformed one also ends the call: `Stop::Fail`); `Stop::Return` (no answer may be
+/// given here) comes with the status handed out.
+#[inline(never)]
+pub(crate) fn hear<J: Json>(
+    slot: &mut Option<Box<InputDesk<J>>>,
+    (mode, chunk): (InputMode, ReadChunk),
+    message: &J,
+    base: &J,
+    out: &mut Queue<J>,
+) -> Result<(), (Stop<J>, J)> {
+    let desk = slot.get_or_insert_with(|| Box::new(InputDesk::new(mode, chunk)));
+    let request = as_input_request(message).filter(|_| desk.reserved.len() < MAX_HEARD);
+    let Some((key, request)) = request else {
+        out.push_back(refusal(message, CODE_INVALID_PARAMS, "not a request this client answers (no id, or too many)"));
+        return Ok(());
+    };
+    let status = base.with_field("inputRequests", Some(J::object(vec![(key.as_str(), request.clone())])));
+    match desk.add(key, request, &status, out) {
+        Ok(()) => Ok(()),
+        Err(Stop::Fail(f)) => {
+            out.push_back(refusal(message, CODE_INVALID_PARAMS, "the request is malformed"));
+            Err((Stop::Fail(f), status))
+        }
+        Err(Stop::Return) => Err((Stop::Return, status)),
+    }
+}
+
+/// The best-effort answer refusing a server's request `message` (MCP 2025-11-25): the JSON-RPC error
+/// `code` with a message saying `why`, sent detached (a request is never left unanswered).
+pub(crate) fn refusal<J: Json>(message: &J, code: i64, why: &str) -> Action<J> {
+    let method = message.get_str("method").unwrap_or_default();
+    let error = J::object(vec![
+        ("code", J::number(code as f64)),
+        ("message", J::string(&[method.as_str(), ": ", why].concat())),
+    ]);
+    let id = message.get("id").unwrap_or_else(J::null);
+    Action::SendDetached { call: Call::Respond { id, answer: Err(error) }, timeout_ms: DETACHED_CANCEL_TIMEOUT_MS }
 }
 
 fn invalid_response<J: Json>(response: J) -> J {

@@ -12,6 +12,7 @@ pub(crate) mod inputs;
 pub(crate) mod outcome;
 pub(crate) mod retry;
 mod seen;
+pub(crate) mod session;
 pub(crate) mod settings;
 pub(crate) mod step;
 pub(crate) mod wait;
@@ -72,6 +73,15 @@ pub(crate) enum Event<V> {
         /// The thrown value.
         error: V,
     },
+    /// The server sent this JSON-RPC request (`{id, method, params}`, MCP 2025-11-25 input) on one of
+    /// the machine's requests that hear them ([`Call::hears_requests`]).
+    ServerRequest {
+        /// The request message, as it came.
+        message: V,
+    },
+    /// The client's session is open: `Ok({generation, capabilities})` (`generation` absent: MCP
+    /// 2026-07-28), or `Err` with what opening it failed with (see [`session::Opening`]).
+    Session(Result<V, V>),
 }
 
 /// Which part of a call an abort signal governs.
@@ -168,6 +178,12 @@ pub(crate) enum Action<V> {
     /// The call moves on to its next part (`callAndAwait`: from the call to the wait); the
     /// application callbacks of that part apply from now on.
     NextPart,
+    /// The generation found (see [`session::Opening`]): from now on the run's requests are built for
+    /// MCP 2025-11-25 (`core`: no `_meta` envelope) or for 2026-07-28.
+    Speak {
+        /// `true` for MCP 2025-11-25.
+        core: bool,
+    },
     /// The machine is finished.
     End(End<V>),
 }

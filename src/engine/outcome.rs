@@ -12,6 +12,11 @@ pub(crate) const CODE_TIMEOUT: i64 = -32001;
 pub(crate) const CODE_TRANSPORT: i64 = -32000;
 /// Code of a server answer that breaks the protocol, and of a failed input handler.
 pub(crate) const CODE_INTERNAL: i64 = -32603;
+/// Code refusing a server's request nothing here answers (MCP 2025-11-25 input; JSON-RPC's
+/// "method not found").
+pub(crate) const CODE_NOT_FOUND: i64 = -32601;
+/// Code refusing a server's request that is malformed, or belongs to another task.
+pub(crate) const CODE_INVALID_PARAMS: i64 = -32602;
 
 /// How a call ended, as its machine decided.
 #[derive(Clone, Debug)]
@@ -24,6 +29,14 @@ pub(crate) enum Outcome<V> {
     Status(V),
     /// `{tag: "ok"}`: `updateTask` / `cancelTask` were acknowledged.
     Ack,
+    /// `{tag: "ok", tasks, nextCursor?}`: `listTasks` read a page of the session's tasks (MCP
+    /// 2025-11-25), each in the 2026-07-28 status shape.
+    Tasks {
+        /// The statuses, an array.
+        tasks: V,
+        /// The next page's cursor, when there is one.
+        next_cursor: Option<V>,
+    },
     /// `{tag: "cancelled", status}`.
     Cancelled(V),
     /// `{tag: "input_required", source: "task", status}`: the task needs input and the library may not
@@ -197,7 +210,7 @@ impl<J: Json> TaskError<J> {
             return Self::protocol(method, message, error.get("response").unwrap_or(error));
         }
         let mut data = vec![("method", J::string(method))];
-        for key in ["status", "body", "exitCode", "signal", "stderr"] {
+        for key in ["status", "body", "exitCode", "signal", "stderr", "sessionLost"] {
             if let Some(v) = error.get(key) {
                 data.push((key, v));
             }
@@ -225,7 +238,11 @@ impl<J: Json> TaskError<J> {
     /// The call ran out of `timeout_ms`; `subject` names what was waited for (e.g. `("taskId", id)`).
     pub(crate) fn timeout(subject: (&str, &str), timeout_ms: u64, status: Option<J>) -> Self {
         let (key, value) = subject;
-        let what = if key == "taskId" { ["task ", value].concat() } else { ["tool ", value].concat() };
+        let what = match key {
+            "taskId" => ["task ", value].concat(),
+            "name" => ["tool ", value].concat(),
+            _ => value.to_owned(),
+        };
         Self {
             code: CODE_TIMEOUT,
             message: ["timed out after ", &decimal(timeout_ms), " ms waiting for ", &what].concat(),
@@ -265,6 +282,22 @@ impl<J: Json> TaskError<J> {
             kind: ErrorKind::Server,
             cause: Some(Cause::TaskFailed { status }),
         }
+    }
+
+    /// A task on an MCP 2025-11-25 server ended `failed`: `Ok` with the result it stored (then in
+    /// `data.result`), `Err` with the error `tasks/result` answered when it stored none. The message is
+    /// the task's `statusMessage` when it has one.
+    pub(crate) fn core_task_failed(stored: Result<J, RpcError<J>>, status: J) -> Self {
+        let said = status.get_str("statusMessage");
+        let (code, message, data) = match stored {
+            Ok(result) => (
+                CODE_INTERNAL,
+                said.unwrap_or_else(|| "the task failed; its result is in data.result".to_owned()),
+                Some(J::object(vec![("result", result)])),
+            ),
+            Err(e) => (e.code, said.unwrap_or(e.message), e.data),
+        };
+        Self { code, message, data, kind: ErrorKind::Server, cause: Some(Cause::TaskFailed { status }) }
     }
 
     /// An input handler (key `Some`) or the input function (key `None`) failed for `reason`.
@@ -372,6 +405,13 @@ impl<J: Json> Outcome<J> {
             J::object(fields)
         };
         match self {
+            Self::Tasks { tasks, next_cursor } => {
+                let mut page = vec![("tag", J::string("ok")), ("tasks", tasks.clone())];
+                if let Some(c) = next_cursor {
+                    page.push(("nextCursor", c.clone()));
+                }
+                J::object(page)
+            }
             Self::Result(r) => tagged("ok", Some(("result", r))),
             Self::Task(s) => tagged("task", Some(("status", s))),
             Self::Status(s) => tagged("ok", Some(("status", s))),

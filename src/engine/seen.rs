@@ -20,7 +20,7 @@ pub(crate) struct Seen<V> {
     /// Its `lastUpdatedAt`, parsed.
     updated: Option<(i64, u32)>,
     /// Its `status`.
-    state: TaskState,
+    pub state: TaskState,
     /// Its `statusMessage`.
     status_message: Option<String>,
     /// The keys of its `inputRequests`, in order.

@@ -1,5 +1,6 @@
 //! The machines' settings (what the typed options of both APIs become), with the documented defaults.
 
+use crate::proto::core_tasks::Generation;
 use crate::proto::input::InputKind;
 
 /// Default bound of a whole call or wait (`timeoutMs`).
@@ -21,6 +22,14 @@ pub(crate) const RETRY_BASE_MS: u64 = 250;
 /// A re-issue is made only when at least this much time is left before the deadline once its backoff
 /// ends (less could only end in the timeout); otherwise the wait ends at once with the failure.
 pub(crate) const RETRY_MIN_LEFT_MS: u64 = 100;
+
+/// Default `ttl` of a task `tools/call` creates on an MCP 2025-11-25 server (`taskTtlMs`): the server
+/// deletes the task this long after it was created; `callAndAwait` asks for at least its wait's
+/// deadline plus [`TASK_TTL_MARGIN_MS`].
+pub(crate) const DEFAULT_TASK_TTL_MS: u64 = 300_000;
+/// What `callAndAwait` adds to its wait's deadline for the task's `ttl` (the result is read after
+/// the task ends).
+pub(crate) const TASK_TTL_MARGIN_MS: u64 = 60_000;
 
 /// How many input requests of one status are read in one step by default (see [`ReadChunk`]).
 pub(crate) const DEFAULT_READ_CHUNK: usize = 64;
@@ -136,6 +145,8 @@ pub(crate) struct WaitSettings {
     pub listen: bool,
     /// Input requests read per step.
     pub read_chunk: ReadChunk,
+    /// The server's generation.
+    pub generation: Generation,
 }
 
 impl Default for WaitSettings {
@@ -151,6 +162,7 @@ impl Default for WaitSettings {
             input: InputMode::default(),
             listen: false,
             read_chunk: ReadChunk::default(),
+            generation: Generation::default(),
         }
     }
 }

@@ -1,12 +1,15 @@
-//! `getTask`, `updateTask`, `cancelTask`: one request, one outcome. A `tasks/get` or `tasks/cancel`
-//! that fails without a JSON-RPC answer is re-issued after a backoff (at most `retries` times, within
-//! the deadline); a `tasks/update` never is.
+//! `getTask`, `updateTask`, `cancelTask`, `listTasks`: one request, one outcome. A `tasks/get`,
+//! `tasks/cancel` or `tasks/list` that fails without a JSON-RPC answer is re-issued after a backoff (at
+//! most `retries` times, within the deadline); a `tasks/update` never is. On an MCP 2025-11-25 server
+//! statuses are read in that generation's shape, and `updateTask` answers each key's request with its
+//! own JSON-RPC response (all must be taken for `ok`).
 
 use super::flights::{Flight, Flights, Lost};
 use super::retry::Backoff;
 use super::settings::{Retry, TimeLimits, RETRY_MIN_LEFT_MS};
 use super::{later, next_queued, Action, End, Event, Machine, Millis, Outcome, Queue, TaskError};
 use crate::json::Json;
+use crate::proto::core_tasks::{id_of_key, read_core_task, read_task_list, Generation};
 use crate::proto::request::Call;
 use crate::proto::rpc::RequestEnd;
 use crate::proto::task::{read_task, Source};
@@ -16,6 +19,10 @@ use crate::proto::task::{read_task, Source};
 pub(crate) struct Step<V> {
     task_id: String,
     call: Call<V>,
+    /// MCP 2025-11-25.
+    core: bool,
+    /// The requests still to be answered (more than one only for a 2025-11-25 `updateTask`).
+    left: usize,
     timeout_ms: Option<u64>,
     flights: Flights,
     retry: Retry,
@@ -29,11 +36,29 @@ pub(crate) struct Step<V> {
 
 impl<J: Json> Step<J> {
     /// Sends `call` (a `tasks/get`, `tasks/update` or `tasks/cancel` for `task_id`) at `now`.
+    #[cfg(any(all(test, not(target_arch = "wasm32")), feature = "fuzzing"))]
     pub(crate) fn new(call: Call<J>, task_id: String, limits: TimeLimits, retry: Retry, now: Millis) -> Self {
-        let deadline = limits.deadline_ms.map(|t| later(now, t));
+        Self::start(call, task_id, limits, retry, Generation::Tasks, now, now)
+    }
+
+    /// Sends `call` (a `tasks/get`, `tasks/update`, `tasks/cancel` for `task_id`, or a `tasks/list`) to
+    /// a server of `generation` at `now`, bounded by `timeoutMs` counted from `since`.
+    pub(crate) fn start(
+        call: Call<J>,
+        task_id: String,
+        limits: TimeLimits,
+        retry: Retry,
+        generation: Generation,
+        since: Millis,
+        now: Millis,
+    ) -> Self {
+        let deadline = limits.deadline_ms.map(|t| later(since, t));
+        let core = generation.is_core();
         let mut s = Self {
             task_id,
             call,
+            core,
+            left: 1,
             timeout_ms: limits.deadline_ms,
             flights: Flights::new(deadline, limits.request_timeout_ms),
             retry,
@@ -43,14 +68,33 @@ impl<J: Json> Step<J> {
             out: Queue::new(),
             done: false,
         };
-        if limits.deadline_ms == Some(0) {
+        if limits.deadline_ms == Some(0) || s.flights.past_deadline(now) {
             // No time at all: the timeout, and nothing sent (as awaitTask).
-            let f = TaskError::timeout(("taskId", &s.task_id), 0, None);
+            let f = TaskError::timeout(s.subject(), limits.deadline_ms.unwrap_or_default(), None);
             s.finish(End::Outcome(Outcome::Error(f)));
+        } else if let (true, Call::UpdateTaskRaw { responses, .. }) = (core, &s.call) {
+            // The answers to a 2025-11-25 server's requests: one response each, sent at once.
+            let entries = responses.entries().unwrap_or_default();
+            s.left = entries.len();
+            for (key, answer) in entries {
+                s.flights.send(0, Call::Respond { id: id_of_key(&key), answer: Ok(answer) }, now, &mut s.out);
+            }
+            if s.left == 0 {
+                s.finish(End::Outcome(Outcome::Ack));
+            }
         } else {
             s.send(now);
         }
         s
+    }
+
+    /// What the step is about, as its timeout names it.
+    fn subject(&self) -> (&str, &str) {
+        if matches!(self.call, Call::ListTasks { .. }) {
+            ("method", "tasks/list")
+        } else {
+            ("taskId", &self.task_id)
+        }
     }
 
     fn send(&mut self, now: Millis) {
@@ -59,8 +103,14 @@ impl<J: Json> Step<J> {
     }
 
     fn outcome(&self, method: &'static str, reply: RequestEnd<J>) -> Outcome<J> {
+        let read = |v: &J| if self.core { read_core_task(v) } else { read_task(v, Source::Get) };
         match reply {
-            RequestEnd::Result(v) if method == "tasks/get" => match read_task(&v, Source::Get) {
+            RequestEnd::Result(v) if method == "tasks/list" => match read_task_list(&v) {
+                Ok((tasks, next_cursor)) => Outcome::Tasks { tasks, next_cursor },
+                Err(m) => Outcome::Error(TaskError::protocol(method, m, v)),
+            },
+            RequestEnd::Result(_) if method == "response" => Outcome::Ack,
+            RequestEnd::Result(v) if method == "tasks/get" => match read(&v) {
                 Ok(view) if view.task_id == self.task_id => Outcome::Status(view.object),
                 Ok(view) => {
                     let m =
@@ -84,7 +134,7 @@ impl<J: Json> Step<J> {
     /// The request was lost: re-issue it when it is idempotent, transient and retries remain, else end.
     fn on_lost(&mut self, f: &Flight, lost: Lost<J>, now: Millis) {
         self.failures += 1;
-        let idempotent = !matches!(self.call, Call::UpdateTaskRaw { .. } | Call::UpdateTask { .. });
+        let idempotent = !matches!(self.call, Call::UpdateTaskRaw { .. } | Call::UpdateTask { .. }) && self.left == 1;
         if idempotent && lost.transient() && self.failures <= self.retry.retries {
             let at = later(now, self.backoff.delay(self.failures, lost.retry_after()));
             if self.flights.deadline.is_none_or(|d| later(at, RETRY_MIN_LEFT_MS) <= d) {
@@ -92,7 +142,7 @@ impl<J: Json> Step<J> {
                 return;
             }
         }
-        let failure = lost.failure(f, ("taskId", &self.task_id), None);
+        let failure = lost.failure(f, self.subject(), None);
         self.finish(End::Outcome(Outcome::Error(failure)));
     }
 
@@ -122,7 +172,10 @@ impl<J: Json> Machine<J> for Step<J> {
                         }
                         reply => {
                             let outcome = self.outcome(f.method, reply);
-                            self.finish(End::Outcome(outcome));
+                            self.left = self.left.saturating_sub(1);
+                            if self.left == 0 || !matches!(outcome, Outcome::Ack) {
+                                self.finish(End::Outcome(outcome));
+                            }
                         }
                     }
                 }
@@ -130,13 +183,14 @@ impl<J: Json> Machine<J> for Step<J> {
             Event::Cancel => {} // only a wait cancels its task
             Event::Abort { reason, .. } => self.finish(End::Rejection(reason)),
             Event::Throw { error } => self.finish(End::Rejection(error)),
-            Event::Tick | Event::Answer { .. } | Event::Stream(_) => {}
+            // A step hears no server requests (none of its requests carries them).
+            Event::Tick | Event::Answer { .. } | Event::Stream(_) | Event::Session(_) | Event::ServerRequest { .. } => {}
         }
         if self.done {
             return;
         }
         if self.flights.past_deadline(now) {
-            let f = TaskError::timeout(("taskId", &self.task_id), self.timeout_ms.unwrap_or_default(), None);
+            let f = TaskError::timeout(self.subject(), self.timeout_ms.unwrap_or_default(), None);
             return self.finish(End::Outcome(Outcome::Error(f)));
         }
         if let Some(f) = self.flights.take_expired(now, &mut self.out) {

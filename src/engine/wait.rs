@@ -12,9 +12,16 @@
 //!   keys still outstanding are sent once more;
 //! - past `createdAt + ttlMs` without a terminal status, one more read decides (`-32602` = expired);
 //! - an open listen stream silent for `listenCheckMs` gets one safety read.
+//!
+//! On an MCP 2025-11-25 server (core tasks) the wait polls (`listen` too: that generation has no
+//! subscription to a task); a task that ended gives its result through one `tasks/result`; while the
+//! task needs input a `tasks/result` is held open for the rest of the wait, and the server's requests
+//! on it (`Event::ServerRequest`) go to the input desk one by one, each answered with its own JSON-RPC
+//! response (a key is the request's id, see [`crate::proto::core_tasks::request_key`]).
 
 use super::flights::{Flights, Lost};
-use super::inputs::{InputDesk, Stop};
+use super::inputs::{hear, refusal, InputDesk, Stop};
+use super::outcome::{CODE_INVALID_PARAMS, CODE_NOT_FOUND};
 use super::retry::Backoff;
 use super::seen::Seen;
 use super::settings::{InputMode, ReadChunk, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS, RETRY_MIN_LEFT_MS};
@@ -22,6 +29,7 @@ use super::{
     later, next_queued, AbortScope, Action, End, Event, Machine, Millis, Outcome, Queue, StreamEvent, TaskError,
 };
 use crate::json::{Json, Kind};
+use crate::proto::core_tasks::{id_of_key, read_core_task, related_task};
 use crate::proto::request::Call;
 use crate::proto::rpc::{read_rejection, read_rpc_error, RequestEnd, RpcError};
 use crate::proto::task::{age_ms, read_task, Source, TaskState, TaskView};
@@ -41,17 +49,21 @@ enum Purpose {
     Poll,
     /// The `tasks/cancel` the application asked for (`cancelSignal`).
     Cancel,
-    /// A `tasks/update`; the index into `unacked` (numbered from 1).
+    /// MCP 2025-11-25: the `tasks/result`.
+    Result,
+    /// A `tasks/update` (MCP 2025-11-25: the response to one of the server's requests); the index into
+    /// `unacked` (numbered from 1).
     Update(u32),
 }
 
 impl Purpose {
-    /// As the flights keep it: 0 a poll, 1 the cancel, `id + 1` an update.
+    /// As the flights keep it: 0 a poll, 1 the cancel, 2 the result, `id + 2` an update.
     fn tag(self) -> u32 {
         match self {
             Self::Poll => 0,
             Self::Cancel => 1,
-            Self::Update(id) => id.wrapping_add(1),
+            Self::Result => 2,
+            Self::Update(id) => id.wrapping_add(2),
         }
     }
 
@@ -60,7 +72,8 @@ impl Purpose {
         match tag {
             0 => Self::Poll,
             1 => Self::Cancel,
-            t => Self::Update(t - 1),
+            2 => Self::Result,
+            t => Self::Update(t - 2),
         }
     }
 }
@@ -136,6 +149,10 @@ pub(crate) struct Wait<V> {
     update_error: Option<Box<TaskError<V>>>,
     /// Set once the application asked for the task to be cancelled.
     cancelling: Option<Cancelling>,
+    /// MCP 2025-11-25.
+    core: bool,
+    /// MCP 2025-11-25: what `tasks/result` answered before the task was seen to end (boxed: rare).
+    stored: Option<Box<RequestEnd<V>>>,
     out: Queue<V>,
     done: bool,
 }
@@ -164,7 +181,7 @@ impl<J: Json> Wait<J> {
     /// call's `timeoutMs`, which counts from the call's start), not from `now`; `cancel`: the
     /// application asked for the task to be cancelled before the wait started (during the call), so the
     /// wait starts with its `tasks/cancel` and never asks for input, not even the task reference's.
-    pub(super) fn start(
+    pub(crate) fn start(
         task: TaskRef<J>,
         opts: WaitSettings,
         answered: &[(String, Option<J>)],
@@ -181,6 +198,7 @@ impl<J: Json> Wait<J> {
             }
         };
         let deadline = opts.limits.deadline_ms.map(|t| later(since, t));
+        let core = opts.generation.is_core();
         let mut w = Self {
             task_id,
             opts,
@@ -189,7 +207,7 @@ impl<J: Json> Wait<J> {
             last: None,
             next_poll: None,
             poll_settled: None,
-            listening: opts.listen,
+            listening: opts.listen && !core,
             stream: Stream::Off,
             poll_failures: 0,
             listen_failures: 0,
@@ -200,6 +218,8 @@ impl<J: Json> Wait<J> {
             resend: Vec::new(),
             update_error: None,
             cancelling: None,
+            core,
+            stored: None,
             out: Queue::new(),
             done: false,
         };
@@ -209,6 +229,11 @@ impl<J: Json> Wait<J> {
                 w.resend.push((key.clone(), a.clone()));
             }
         }
+        if core && !w.resend.is_empty() && !cancel {
+            // A 2025-11-25 server asks each request once: answers not known to be taken go out now.
+            let answers = std::mem::take(&mut w.resend);
+            w.send_update(answers, true, now);
+        }
         if cancel {
             w.ask_cancel(now);
         }
@@ -217,7 +242,7 @@ impl<J: Json> Wait<J> {
             None if w.listening && w.resend.is_empty() => w.open_stream(now),
             None => w.read_soon(now),
             Some(view) => {
-                let fetch_now = lacks_payload(&view);
+                let fetch_now = !core && lacks_payload(&view);
                 let interval = w.interval(&view);
                 w.observe(view, now, SEED);
                 if w.done {
@@ -279,6 +304,15 @@ impl<J: Json> Wait<J> {
         }
         self.track_ttl(&view, now);
         let status = view.object.clone();
+        if self.core && matches!(view.state, TaskState::Completed | TaskState::Failed) {
+            let completed = view.state == TaskState::Completed;
+            self.last = Some(Seen::new(view, now, 0, false));
+            match self.stored.take() {
+                Some(end) => self.decide(*end, completed, status),
+                None => self.ask_result(now, false),
+            }
+            return;
+        }
         match view.state {
             TaskState::Completed => match &view.result {
                 Some(r) if r.is_object() => self.finish(End::Outcome(Outcome::Result(r.clone()))),
@@ -306,8 +340,12 @@ impl<J: Json> Wait<J> {
                 if let Some(f) = self.update_error.take().map(|f| *f) {
                     return self.fail(f);
                 }
-                if self.cancelling.is_some() {
+                if self.cancelling.is_some() || self.core {
                     // Asked to cancel: no more input is asked for or sent; the wait goes on to the end.
+                    // MCP 2025-11-25: the input comes as the server's requests, on a `tasks/result`.
+                    if self.cancelling.is_none() && view.state == TaskState::InputRequired {
+                        self.ask_result(now, true);
+                    }
                     let (interval, lacks) = (self.interval(&view), lacks_payload(&view));
                     self.last = Some(Seen::new(view, now, interval, lacks));
                     return;
@@ -380,12 +418,73 @@ impl<J: Json> Wait<J> {
         }
     }
 
+    /// Sends `answers` in one `tasks/update` (MCP 2025-11-25: each in the response to its request).
     fn send_update(&mut self, answers: Vec<(String, J)>, resent: bool, now: Millis) {
-        let id = self.next_update;
-        self.next_update += 1;
-        let call = Call::UpdateTask { task_id: self.task_id.clone(), responses: answers.clone() };
-        self.unacked.push(Unacked { id, answers, resent });
-        self.flights.send(Purpose::Update(id).tag(), call, now, &mut self.out);
+        let rounds = if self.core { answers.into_iter().map(|a| vec![a]).collect() } else { vec![answers] };
+        for answers in rounds {
+            let id = self.next_update;
+            self.next_update += 1;
+            let call = match answers.first() {
+                Some((key, answer)) if self.core => Call::Respond { id: id_of_key(key), answer: Ok(answer.clone()) },
+                _ => Call::UpdateTask { task_id: self.task_id.clone(), responses: answers.clone() },
+            };
+            self.unacked.push(Unacked { id, answers, resent });
+            self.flights.send(Purpose::Update(id).tag(), call, now, &mut self.out);
+        }
+    }
+
+    /// MCP 2025-11-25: asks for the task's result (`tasks/result`), unless already answered or asked:
+    /// bounded as a read once the task ended, held open for the rest of the wait (`open`) while it
+    /// needs input — the server's requests come on it.
+    fn ask_result(&mut self, now: Millis, open: bool) {
+        if self.stored.is_some() || self.flights.has(Purpose::Result.tag()) {
+            return;
+        }
+        let call = Call::TasksResult { task_id: self.task_id.clone() };
+        if open {
+            self.flights.send_long(Purpose::Result.tag(), call, now, &mut self.out);
+        } else {
+            self.flights.send(Purpose::Result.tag(), call, now, &mut self.out);
+        }
+    }
+
+    /// MCP 2025-11-25: the end of a task seen `completed` (else `failed`) with `status`, by what its
+    /// `tasks/result` answered.
+    fn decide(&mut self, end: RequestEnd<J>, completed: bool, status: J) {
+        match (completed, end) {
+            (true, RequestEnd::Result(r)) if r.is_object() => self.finish(End::Outcome(Outcome::Result(r))),
+            (false, RequestEnd::Result(r)) if r.is_object() => self.fail(TaskError::core_task_failed(Ok(r), status)),
+            (_, RequestEnd::Result(r)) => {
+                let m = ["tasks/result for task ", self.task_id.as_str(), " answered with a result that is not an object"];
+                self.fail(TaskError::protocol("tasks/result", m.concat(), r));
+            }
+            (true, RequestEnd::RpcError(e)) => self.fail(TaskError::rpc("tasks/result", e)),
+            (false, RequestEnd::RpcError(e)) => self.fail(TaskError::core_task_failed(Err(e), status)),
+            (_, RequestEnd::Transport(_)) => {} // never kept: a lost `tasks/result` is handled as a lost read
+        }
+    }
+
+    /// `true` when the latest status is `completed` or `failed` (MCP 2025-11-25: its result is asked).
+    fn ended(&self) -> bool {
+        self.last.as_ref().is_some_and(|s| matches!(s.state, TaskState::Completed | TaskState::Failed))
+    }
+
+    /// MCP 2025-11-25: the server sent request `m` on the `tasks/result`: one more input request of the
+    /// task, offered beside those pending (one of another task is refused).
+    fn on_server_request(&mut self, m: J, now: Millis) {
+        if !self.core || related_task(&m).is_some_and(|t| t != self.task_id) {
+            return self.out.push_back(refusal(&m, CODE_INVALID_PARAMS, "not a request of the task this wait is on"));
+        }
+        if self.cancelling.is_some() {
+            return self.out.push_back(refusal(&m, CODE_NOT_FOUND, "the task is being cancelled"));
+        }
+        let last = self.last_status().unwrap_or_else(|| J::object(vec![("taskId", J::string(&self.task_id))]));
+        let base = last.with_field("status", Some(J::string("input_required")));
+        match hear(&mut self.desk, (self.opts.input, self.opts.read_chunk), &m, &base, &mut self.out) {
+            Ok(()) => self.send_ready(now),
+            Err((Stop::Return, status)) => self.finish(End::Outcome(Outcome::InputRequired(status))),
+            Err((Stop::Fail(f), _)) => self.fail(f),
+        }
     }
 
     /// The application asked for the task to be cancelled: `tasks/cancel` goes out (once; a transient
@@ -469,7 +568,8 @@ impl<J: Json> Wait<J> {
             (Purpose::Poll, RequestEnd::Result(v)) => {
                 self.poll_settled = Some(now);
                 self.poll_failures = 0;
-                match read_task(&v, Source::Get) {
+                let read = if self.core { read_core_task(&v) } else { read_task(&v, Source::Get) };
+                match read {
                     Err(m) => self.fail(TaskError::protocol("tasks/get", m, v)),
                     Ok(view) if view.task_id != self.task_id => {
                         let m = [
@@ -503,6 +603,17 @@ impl<J: Json> Wait<J> {
             }
             // Acknowledged or refused (a task already ended or gone): the task's status tells the end.
             (Purpose::Cancel, RequestEnd::Result(_) | RequestEnd::RpcError(_)) => self.read_soon(now),
+            // The task ended: decided now if its status said so, else once a read says how.
+            (Purpose::Result, end) => {
+                let last = self.last.as_ref().filter(|_| self.ended()).map(|s| (s.state, s.object.clone()));
+                match last {
+                    Some((state, status)) => self.decide(end, state == TaskState::Completed, status),
+                    None => {
+                        self.stored = Some(Box::new(end));
+                        self.read_soon(now);
+                    }
+                }
+            }
             (_, RequestEnd::Transport(_)) => {} // handled as a loss
         }
     }
@@ -534,7 +645,9 @@ impl<J: Json> Wait<J> {
         let id = self.task_id.clone();
         let subject = ("taskId", id.as_str());
         match purpose {
-            Purpose::Poll => {
+            // A `tasks/result` held open for input: the next status that needs input opens another.
+            Purpose::Result if !self.ended() => {}
+            Purpose::Poll | Purpose::Result => {
                 self.poll_settled = Some(now);
                 self.poll_failures += 1;
                 match self.retry_at(self.poll_failures, &lost, now) {
@@ -551,6 +664,10 @@ impl<J: Json> Wait<J> {
                 if u.resent || !lost.transient() {
                     let failure = lost.failure(f, subject, self.last_status());
                     return self.fail(failure);
+                }
+                if self.core {
+                    // Its request is not asked again: the answer goes out once more at once.
+                    return self.send_update(u.answers, true, now);
                 }
                 self.resend.extend(u.answers);
                 self.read_soon(now);
@@ -769,6 +886,8 @@ impl<J: Json> Machine<J> for Wait<J> {
                 }
             }
             Event::Stream(e) => self.on_stream(e, now),
+            Event::ServerRequest { message } => self.on_server_request(message, now),
+            Event::Session(_) => {}
             Event::Cancel => self.ask_cancel(now),
             Event::Abort { reason, scope } => {
                 self.stop_everything();

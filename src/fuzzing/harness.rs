@@ -1149,6 +1149,7 @@ fn wait_options(o: &Opts) -> WaitSettings {
         input: o.input.mode(),
         listen: o.listen,
         read_chunk: read_chunk(o),
+        generation: crate::proto::core_tasks::Generation::default(),
     }
 }
 
@@ -1686,7 +1687,7 @@ impl<'s> World<'s> {
                 self.stream_open = false;
             }
             Action::NextPart => self.on_next_part(),
-            Action::Continue => {}
+            Action::Continue | Action::Speak { .. } => {}
             Action::End(f) => self.on_finish(f),
         }
     }
@@ -2149,6 +2150,8 @@ fn event_summary(e: &Event<Value>) -> &'static str {
         Event::Throw { .. } => "throw",
         Event::Abort { .. } => "abort",
         Event::Cancel => "cancel asked",
+        Event::ServerRequest { .. } => "server request",
+        Event::Session(_) => "session",
     }
 }
 
@@ -2171,6 +2174,7 @@ fn action_summary(a: &Action<Value>) -> String {
         Action::CloseStream => "close stream".into(),
         Action::NextPart => "next part".into(),
         Action::Continue => "continue".into(),
+        Action::Speak { core } => format!("speak core={core}"),
         Action::End(End::Outcome(o)) => format!("finish {}", short(&o.to_json())),
         Action::End(End::Rejection(v)) => format!("finish reject {}", short(v)),
     }

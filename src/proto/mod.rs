@@ -1,7 +1,9 @@
-//! The wire protocol a Tasks client speaks (MCP 2026-07-28 with `io.modelcontextprotocol/tasks`):
-//! reading and checking what servers send, and building what the client sends. No I/O, no clock.
+//! The wire protocol a Tasks client speaks — MCP 2026-07-28 with `io.modelcontextprotocol/tasks`, and
+//! the previous generation, MCP 2025-11-25 with its core tasks ([`core_tasks`]): reading and checking what
+//! servers send, and building what the client sends. No I/O, no clock.
 
 pub(crate) mod call_result;
+pub(crate) mod core_tasks;
 pub(crate) mod input;
 pub(crate) mod request;
 pub(crate) mod rpc;

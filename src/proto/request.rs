@@ -18,6 +18,31 @@ pub(crate) enum Call<V> {
         input_responses: Option<V>,
         /// The echoed MRTR `requestState`, on a retry.
         request_state: Option<V>,
+        /// MCP 2025-11-25: the task's TTL, sent as `task: {ttl}` (`None`: a plain call).
+        task_ttl_ms: Option<u64>,
+    },
+    /// `tools/list` (MCP 2025-11-25: a tool's `execution.taskSupport`), from `cursor`.
+    ToolsList {
+        /// The page's cursor (`None`: the first page).
+        cursor: Option<V>,
+    },
+    /// `tasks/result` (MCP 2025-11-25): blocks until the task ends; carries the task's input requests.
+    TasksResult {
+        /// The task.
+        task_id: String,
+    },
+    /// `tasks/list` (MCP 2025-11-25), from `cursor`.
+    ListTasks {
+        /// The page's cursor (`None`: the first page).
+        cursor: Option<V>,
+    },
+    /// A JSON-RPC response to the server's request `id` (MCP 2025-11-25 input): not a request; the
+    /// client sends it and reports when it was taken.
+    Respond {
+        /// The server's request id, as it came.
+        id: V,
+        /// The answer: the request's result, or the JSON-RPC error `{code, message}` refusing it.
+        answer: Result<V, V>,
     },
     /// `tasks/get`.
     GetTask {
@@ -55,6 +80,10 @@ impl<V> Call<V> {
     pub(crate) fn method(&self) -> &'static str {
         match self {
             Self::ToolsCall { .. } => "tools/call",
+            Self::ToolsList { .. } => "tools/list",
+            Self::TasksResult { .. } => "tasks/result",
+            Self::ListTasks { .. } => "tasks/list",
+            Self::Respond { .. } => "response",
             Self::GetTask { .. } => "tasks/get",
             Self::UpdateTask { .. } | Self::UpdateTaskRaw { .. } => "tasks/update",
             Self::CancelTask { .. } => "tasks/cancel",
@@ -63,13 +92,23 @@ impl<V> Call<V> {
     }
 }
 
+impl<V> Call<V> {
+    /// `true` for the requests whose answer may be preceded by the server's own requests (MCP
+    /// 2025-11-25: a task's input comes on its `tasks/result`, a plain call's on its `tools/call`): the
+    /// client hands those to the run.
+    pub(crate) fn hears_requests(&self) -> bool {
+        matches!(self, Self::TasksResult { .. } | Self::ToolsCall { task_ttl_ms: None, .. })
+    }
+}
+
 impl<J: Json> Call<J> {
-    /// The request's `params`, with `_meta` carrying `capabilities` (already merged with the extension).
-    pub(crate) fn params(&self, capabilities: &J) -> J {
+    /// The request's `params`: for MCP 2026-07-28 with `_meta` carrying `capabilities` (already merged
+    /// with the extension); for MCP 2025-11-25 (`core`) with no `_meta` (that generation has no envelope).
+    pub(crate) fn params(&self, capabilities: &J, core: bool) -> J {
         let meta = ("_meta", J::object(vec![(META_CLIENT_CAPABILITIES, capabilities.clone())]));
         let mut fields: Vec<(&str, J)> = Vec::new();
         match self {
-            Self::ToolsCall { name, arguments, input_responses, request_state } => {
+            Self::ToolsCall { name, arguments, input_responses, request_state, task_ttl_ms } => {
                 fields.push(("name", J::string(name)));
                 let optional =
                     [("arguments", arguments), ("inputResponses", input_responses), ("requestState", request_state)];
@@ -78,7 +117,17 @@ impl<J: Json> Call<J> {
                         fields.push((k, v.clone()));
                     }
                 }
+                if let Some(ttl) = task_ttl_ms {
+                    fields.push(("task", J::object(vec![("ttl", J::number(*ttl as f64))])));
+                }
             }
+            Self::ToolsList { cursor } | Self::ListTasks { cursor } => {
+                if let Some(c) = cursor {
+                    fields.push(("cursor", c.clone()));
+                }
+            }
+            Self::TasksResult { task_id } => fields.push(("taskId", J::string(task_id))),
+            Self::Respond { .. } => return J::null(), // not a request: the client sends the answer itself
             Self::GetTask { task_id } | Self::CancelTask { task_id } => fields.push(("taskId", J::string(task_id))),
             Self::UpdateTask { task_id, responses } => {
                 fields.push(("taskId", J::string(task_id)));
@@ -94,7 +143,9 @@ impl<J: Json> Call<J> {
                 fields.push(("notifications", J::object(vec![("taskIds", ids)])));
             }
         }
-        fields.push(meta);
+        if !core {
+            fields.push(meta);
+        }
         J::object(fields)
     }
 }

@@ -20,6 +20,11 @@ pub struct RequestOptions {
     /// The time the request may take, as a hint (the engine enforces it itself, in whole
     /// milliseconds); `None`: only the call's deadline bounds it.
     pub timeout: Option<std::time::Duration>,
+    /// MCP 2025-11-25: hears the server's requests that belong to this request (a task's input on
+    /// its `tasks/result`, a plain `tools/call`'s own): call it with each request message
+    /// (`{jsonrpc, id, method, params}`); its answer goes back through [`Client::respond`]. `None`:
+    /// the request carries none.
+    pub on_request: Option<js_sys::Function>,
 }
 
 /// A client the engine can drive: it sends JSON-RPC requests and, optionally, opens the
@@ -55,6 +60,12 @@ pub struct RequestOptions {
 ///     fn id(&self) -> Option<String> {
 ///         self.0.id()
 ///     }
+///     fn session(&self, timeout: Option<std::time::Duration>) -> Option<Reply> {
+///         self.0.session(timeout)
+///     }
+///     fn respond(&self, id: JsValue, answer: Result<JsValue, JsValue>) -> Option<Reply> {
+///         self.0.respond(id, answer)
+///     }
 /// }
 /// ```
 pub trait Client {
@@ -85,6 +96,23 @@ pub trait Client {
     /// The server the client's journaled tasks belong to (a task id is unique only on its server);
     /// `None`: the client cannot journal.
     fn id(&self) -> Option<String> {
+        None
+    }
+
+    /// The client's session with its server, for a client that finds the server's generation (MCP
+    /// 2026-07-28 or 2025-11-25): resolves with `{generation, capabilities}` once known — opening the
+    /// session first when it is not open yet, within `timeout` — or rejects with why it could not be
+    /// opened. `None`: the client speaks MCP 2026-07-28 (every call then starts at once).
+    fn session(&self, timeout: Option<Duration>) -> Option<Reply> {
+        let _ = timeout;
+        None
+    }
+
+    /// MCP 2025-11-25: answers the server's request `id` with `Ok(result)` or with the JSON-RPC error
+    /// `Err({code, message})`: resolves once the answer was sent. `None`: the client cannot answer the
+    /// server's requests.
+    fn respond(&self, id: JsValue, answer: Result<JsValue, JsValue>) -> Option<Reply> {
+        let _ = (id, answer);
         None
     }
 }

@@ -6,7 +6,9 @@
 
 use super::interop::from_js::client::{js_handlers, read_millis};
 use super::interop::from_js::{as_function, entries, field, is_plain_object};
-use super::interop::to_js::{js_string, request_options};
+use super::interop::to_js::{js_string, request_options, set_key};
+use crate::proto::core_tasks::TASKS_GENERATION;
+use wasm_bindgen::JsCast;
 use super::invalid::InvalidArgument;
 use super::reply::called;
 use crate::shell::callbacks::{Handlers, Reply};
@@ -33,6 +35,9 @@ pub struct JsBacked<K = ()> {
     object: JsValue,
     request: Function,
     listen: Option<Function>,
+    /// `session` and `respond` (MCP 2025-11-25), when the object has them.
+    session: Option<Function>,
+    respond: Option<Function>,
     capabilities: Option<JsValue>,
     timeout: Option<Duration>,
     handlers: JsValue,
@@ -54,10 +59,11 @@ impl JsBacked {
             None => return Err(InvalidArgument::rule("the client has no request function")),
             Some(f) => as_function(&f).ok_or(function("request"))?,
         };
-        let listen = match field(object, "listen") {
-            None => None,
-            Some(f) => Some(as_function(&f).ok_or(function("listen"))?),
+        let optional = |key| match field(object, key) {
+            None => Ok(None),
+            Some(f) => as_function(&f).map(Some).ok_or(function(key)),
         };
+        let (listen, session, respond) = (optional("listen")?, optional("session")?, optional("respond")?);
         let capabilities = field(object, "clientCapabilities");
         if let Some(c) = &capabilities {
             if !c.is_object() {
@@ -73,6 +79,8 @@ impl JsBacked {
             object: object.clone(),
             request,
             listen,
+            session,
+            respond,
             capabilities,
             timeout,
             handlers,
@@ -83,8 +91,8 @@ impl JsBacked {
 
     /// This client as made by `kind`, with the input handlers given in Rust (`None`: the object's).
     pub(crate) fn made_by<K>(self, kind: K, own_handlers: Option<Handlers>) -> JsBacked<K> {
-        let Self { object, request, listen, capabilities, timeout, handlers, .. } = self;
-        JsBacked { object, request, listen, capabilities, timeout, handlers, own_handlers, _kind: kind }
+        let Self { object, request, listen, session, respond, capabilities, timeout, handlers, .. } = self;
+        JsBacked { object, request, listen, session, respond, capabilities, timeout, handlers, own_handlers, _kind: kind }
     }
 
     /// `true` when `other` is the same reading of the same object: the same functions, no
@@ -123,7 +131,31 @@ impl<K> JsBacked<K> {
 impl<K> Client for JsBacked<K> {
     fn request(&self, method: &str, params: JsValue, options: RequestOptions) -> Reply {
         let opts = request_options(&options.signal, options.timeout);
+        if let Some(hear) = &options.on_request {
+            set_key(opts.unchecked_ref(), "onRequest", hear);
+        }
         called(self.request.call3(&self.object, &js_string(method), &params, &opts))
+    }
+
+    /// The object's `session({timeoutMs})` — unless its `generation` already says MCP 2026-07-28, or
+    /// it has no `session` function (then it speaks 2026-07-28).
+    fn session(&self, timeout: Option<Duration>) -> Option<Reply> {
+        let session = self.session.as_ref()?;
+        if field(&self.object, "generation").and_then(|g| g.as_string()).as_deref() == Some(TASKS_GENERATION) {
+            return None;
+        }
+        let signal: web_sys::AbortSignal = JsValue::UNDEFINED.unchecked_into();
+        Some(called(session.call1(&self.object, &request_options(&signal, timeout))))
+    }
+
+    /// The object's `respond(id, result, error)`.
+    fn respond(&self, id: JsValue, answer: Result<JsValue, JsValue>) -> Option<Reply> {
+        let respond = self.respond.as_ref()?;
+        let (result, error) = match answer {
+            Ok(r) => (r, JsValue::UNDEFINED),
+            Err(e) => (JsValue::UNDEFINED, e),
+        };
+        Some(called(respond.call3(&self.object, &id, &result, &error)))
     }
 
     fn listen(&self, params: JsValue, signal: web_sys::AbortSignal) -> Option<Reply> {

@@ -34,7 +34,7 @@ pub(crate) mod timer;
 
 // Every operation, and the rules both faces read their arguments by.
 pub(crate) use operations::{
-    await_task, call_and_await, call_tool, cancel_task, get_task, responses, task_ref, update_task,
+    await_task, call_and_await, call_tool, cancel_task, get_task, list_tasks, responses, task_ref, update_task,
 };
 #[cfg(feature = "journal")]
 pub(crate) use operations::{pending_tasks, resume_tasks};

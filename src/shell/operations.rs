@@ -94,6 +94,12 @@ pub(crate) fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOp
     start::cancel_task(client, task_id, options)
 }
 
+/// Reads a page of the session's tasks (`listTasks`: `tasks/list`, MCP 2025-11-25), from `cursor`
+/// (re-issued on a transient failure). A server without a task list answers with its JSON-RPC error.
+pub(crate) fn list_tasks(client: Rc<dyn Client>, cursor: Option<JsValue>, options: StepOptions) -> CallFuture {
+    start::list_tasks(client, cursor, options)
+}
+
 /// `updateTask`'s responses as both faces take them: a map (key → response). `Err`: the invalid argument.
 pub(crate) fn responses(v: JsValue) -> Result<JsValue, InvalidArgument> {
     if is_plain_object(&v) {

@@ -58,6 +58,9 @@ pub struct CallOptions {
     pub input_responses: Option<JsValue>,
     /// The `requestState` to echo with the call.
     pub request_state: Option<JsValue>,
+    /// MCP 2025-11-25: the `ttl` asked for the task the call creates (default 5 minutes;
+    /// `call_and_await` asks for at least its wait's deadline plus a minute).
+    pub task_ttl: Option<Duration>,
     /// Journal a created task in this store (cargo feature `journal`; JS: the `journal` option).
     #[cfg(feature = "journal")]
     pub journal: Option<JournalStore>,
@@ -221,6 +224,7 @@ impl AwaitOptions {
             input: input_mode(&self.input, handlers),
             listen: self.listen,
             read_chunk: ReadChunk::default(),
+            generation: crate::proto::core_tasks::Generation::default(),
         };
         if opts.min_poll_interval_ms > opts.max_poll_interval_ms {
             return Err(InvalidArgument::rule("minPollIntervalMs must not exceed maxPollIntervalMs"));

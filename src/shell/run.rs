@@ -73,6 +73,9 @@ pub(crate) struct Spec {
     /// Dropped before its end, the run sends a best-effort `tasks/cancel` bounded by this many ms for
     /// the task it saw (the Rust API's `cancel_on_drop`); `None`: it does not.
     pub cancel_on_drop: Option<u64>,
+    /// The client's session being found (`Client::session`), handed to the machine as
+    /// `Event::Session`; `None`: the machine needs none.
+    pub session: Option<Reply>,
 }
 
 /// What a run cancels when it is dropped before its end (boxed: most runs have none).
@@ -94,6 +97,8 @@ struct InFlight {
     what: Waiting,
     controller: Option<web_sys::AbortController>,
     reply: Reply,
+    /// What hears the server's requests on it (MCP 2025-11-25), kept alive while it is in flight.
+    hearing: Option<Box<Closure<dyn FnMut(JsValue)>>>,
     _counted: Counted,
 }
 
@@ -101,6 +106,8 @@ struct InFlight {
 enum Waiting {
     Request(ReqId),
     Ask(AskId),
+    /// The client's session (`Client::session`).
+    Session,
 }
 
 /// The listen stream.
@@ -118,6 +125,8 @@ struct Run {
     machine: Box<dyn Machine<JsValue>>,
     client: Rc<dyn Client>,
     capabilities: Option<JsValue>,
+    /// The requests are built for MCP 2025-11-25 (`Action::Speak`).
+    core: bool,
     /// The callbacks of the part running (`None`: it has none, as most runs: memory per wait).
     callbacks: Option<Box<Callbacks>>,
     /// `callAndAwait`'s wait callbacks until its wait starts (`Some(None)`: the wait has none).
@@ -157,6 +166,7 @@ pub(crate) fn start_run(spec: Spec) -> CallFuture {
         machine: spec.machine,
         client: spec.client,
         capabilities: spec.capabilities,
+        core: false,
         callbacks: boxed(spec.callbacks),
         next_callbacks: spec.next_callbacks.map(boxed),
         inbox,
@@ -171,6 +181,9 @@ pub(crate) fn start_run(spec: Spec) -> CallFuture {
         _subscriptions: subscriptions,
         _counted: Counted::new(Counter::Runs),
     };
+    if let Some(session) = spec.session {
+        run.track(Waiting::Session, None, session, Counter::Requests);
+    }
     let since = slice::precise_now();
     let end = run.perform_all(since);
     slice::spend(slice::precise_now() - since);
@@ -273,9 +286,15 @@ impl Run {
         match action {
             Action::Send { req, call, timeout_ms } => {
                 let controller = web_sys::AbortController::new().ok();
-                let reply = self.send(&call, timeout_ms, controller.as_ref());
+                let hearing = (self.core && call.hears_requests()).then(|| self.hearing());
+                let on_request = hearing.as_ref().map(|h| h.as_ref().unchecked_ref::<js_sys::Function>().clone());
+                let reply = self.send(&call, timeout_ms, controller.as_ref(), on_request);
                 self.track(Waiting::Request(req), controller, reply, Counter::Requests);
+                if let Some(f) = self.in_flight.last_mut() {
+                    f.hearing = hearing.map(Box::new);
+                }
             }
+            Action::Speak { core } => self.core = core,
             Action::SendDetached { call, timeout_ms } => self.send_detached(&call, timeout_ms),
             Action::Abort { req } => self.stop(Waiting::Request(req)),
             Action::StopAsk { ask } => self.stop(Waiting::Ask(ask)),
@@ -325,22 +344,42 @@ impl Run {
         self.track(Waiting::Ask(ask), controller, reply, Counter::Asks);
     }
 
-    /// Sends `call` through the client, with its own abort signal.
+    /// Sends `call` through the client, with its own abort signal (and `on_request`, hearing the
+    /// server's requests on it); a response to the server's request (MCP 2025-11-25) through the
+    /// client's `respond`.
     fn send(
         &self,
         call: &Call<JsValue>,
         timeout_ms: Option<u64>,
         controller: Option<&web_sys::AbortController>,
+        on_request: Option<js_sys::Function>,
     ) -> Reply {
-        let options = RequestOptions { signal: signal_of(controller), timeout: timeout_ms.map(Duration::from_millis) };
+        if let Call::Respond { id, answer } = call {
+            return self.client.respond(id.clone(), answer.clone()).unwrap_or_else(|| {
+                let e = js_sys::TypeError::new("the client cannot answer the server's requests (it has no respond)");
+                Box::pin(std::future::ready(Err(e.into())))
+            });
+        }
+        let options =
+            RequestOptions { signal: signal_of(controller), timeout: timeout_ms.map(Duration::from_millis), on_request };
         self.client.request(call.method(), self.params(call), options)
     }
 
-    /// The `params` of `call`, declaring the run's capabilities.
+    /// A function handing each server request it is called with to the machine.
+    fn hearing(&self) -> Closure<dyn FnMut(JsValue)> {
+        let inbox = Rc::downgrade(&self.inbox);
+        Closure::new(move |message: JsValue| {
+            if let Some(inbox) = inbox.upgrade() {
+                inbox.push(Event::ServerRequest { message });
+            }
+        })
+    }
+
+    /// The `params` of `call`, declaring the run's capabilities (MCP 2025-11-25: none, no envelope).
     fn params(&self, call: &Call<JsValue>) -> JsValue {
         match &self.capabilities {
-            Some(c) => call.params(c),
-            None => DEFAULT_CAPABILITIES.with(|c| call.params(c)),
+            Some(c) => call.params(c, self.core),
+            None => DEFAULT_CAPABILITIES.with(|c| call.params(c, self.core)),
         }
     }
 
@@ -351,7 +390,7 @@ impl Run {
         if self.in_flight.is_empty() {
             self.in_flight.reserve_exact(1);
         }
-        self.in_flight.push(InFlight { what, controller, reply, _counted: Counted::new(counter) });
+        self.in_flight.push(InFlight { what, controller, reply, hearing: None, _counted: Counted::new(counter) });
     }
 
     /// Takes the thing in flight at `at` (the last one takes its place: constant work, whatever the
@@ -372,8 +411,15 @@ impl Run {
         }
     }
 
-    /// A best-effort request nobody awaits (a `tasks/cancel` on abort), aborted after `timeout_ms`.
+    /// A best-effort request nobody awaits (a `tasks/cancel` on abort), aborted after `timeout_ms`; a
+    /// response refusing the server's request (MCP 2025-11-25), sent and forgotten.
     fn send_detached(&self, call: &Call<JsValue>, timeout_ms: u64) {
+        if let Call::Respond { id, answer } = call {
+            if let Some(sent) = self.client.respond(id.clone(), answer.clone()) {
+                spawn_local(async move { drop(sent.await) });
+            }
+            return;
+        }
         detached(self.client.as_ref(), call.method(), self.params(call), timeout_ms);
     }
 
@@ -406,6 +452,7 @@ impl Run {
                     (Waiting::Request(req), Err(e)) => Event::Reply { req, reply: read_rejection(e) },
                     (Waiting::Ask(ask), Ok(value)) => Event::Answer { ask, value },
                     (Waiting::Ask(_), Err(error)) => Event::Throw { error },
+                    (Waiting::Session, found) => Event::Session(found),
                 });
             }
         }
@@ -497,7 +544,7 @@ impl Drop for Run {
 fn detached(client: &dyn Client, method: &str, params: JsValue, timeout_ms: u64) {
     let controller = web_sys::AbortController::new().ok();
     let options =
-        RequestOptions { signal: signal_of(controller.as_ref()), timeout: Some(Duration::from_millis(timeout_ms)) };
+        RequestOptions { signal: signal_of(controller.as_ref()), timeout: Some(Duration::from_millis(timeout_ms)), on_request: None };
     let mut reply = client.request(method, params, options);
     let counted = Counted::new(Counter::Requests);
     let mut bound = sleep_until(now().saturating_add(timeout_ms));

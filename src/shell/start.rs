@@ -9,12 +9,16 @@ use super::invalid::InvalidArgument;
 use super::options::{input_mode, retry, time_limits};
 use super::run::{start_run, Spec};
 use super::signals::Watch;
+use super::millis::millis;
 use crate::engine::both::CallAndAwait;
+use crate::engine::session::{Build, Ended, Opening};
+use crate::engine::TaskError;
+use crate::proto::core_tasks::Generation;
 use crate::engine::call::{CallSettings, CallTool};
 use crate::engine::settings::{ReadChunk, WaitSettings, DETACHED_CANCEL_TIMEOUT_MS};
 use crate::engine::step::Step;
 use crate::engine::wait::{TaskRef, Wait};
-use crate::engine::{AbortScope, Machine};
+use crate::engine::AbortScope;
 use crate::proto::request::{with_tasks_extension, Call};
 use crate::shell::callbacks::Handlers;
 use crate::shell::client::Client;
@@ -51,6 +55,8 @@ fn call_part(client: &dyn Client, o: CallOptions) -> (CallSettings<JsValue>, Cal
         input_responses: o.input_responses,
         request_state: o.request_state,
         read_chunk: ReadChunk::default(),
+        generation: Generation::default(),
+        task_ttl_ms: o.task_ttl.and_then(millis),
     };
     (opts, callbacks)
 }
@@ -88,17 +94,26 @@ fn with_stop(signals: &mut Vec<(JsValue, Watch)>, stop: Stop) {
     }
 }
 
-/// Drives `machine` with `client`'s declaration.
+/// Drives the machine `build` makes with `client`'s declaration: made at once for a client that
+/// speaks MCP 2026-07-28, else once its session is found (within `timeout_ms`, counted from now;
+/// `subject` names what the call waits for, for its timeout).
 fn run_machine(
     client: Rc<dyn Client>,
-    machine: Box<dyn Machine<JsValue>>,
+    build: Build<JsValue>,
+    (timeout_ms, subject): (Option<u64>, (&'static str, String)),
     callbacks: Callbacks,
     next_callbacks: Option<Callbacks>,
     signals: Vec<(JsValue, Watch)>,
     cancel_on_drop: Option<u64>,
 ) -> CallFuture {
     let capabilities = declared(client.as_ref());
-    start_run(Spec { machine, client, capabilities, callbacks, next_callbacks, signals, cancel_on_drop })
+    let t = now();
+    let session = client.session(timeout_ms.map(std::time::Duration::from_millis));
+    let machine = match session {
+        None => build(Generation::Tasks, t, t),
+        Some(_) => Box::new(Opening::new(build, timeout_ms, subject, t)),
+    };
+    start_run(Spec { machine, client, capabilities, callbacks, next_callbacks, signals, cancel_on_drop, session })
 }
 
 /// The bound of the `tasks/cancel` a wait with `cancel_on_drop` sends when dropped: its request
@@ -117,8 +132,12 @@ pub(crate) fn call_tool(
 ) -> CallFuture {
     let signals = one_signal(&options.signal, stop);
     let (opts, callbacks) = call_part(client.as_ref(), options);
-    let machine = CallTool::new(name.to_owned(), args, opts, now());
-    run_machine(client, Box::new(machine), callbacks, None, signals, None)
+    let bound = (opts.limits.deadline_ms, ("name", name.to_owned()));
+    let name = name.to_owned();
+    let build: Build<JsValue> = Box::new(move |generation, since, now| {
+        Box::new(CallTool::start(name, args, CallSettings { generation, ..opts }, since, now))
+    });
+    run_machine(client, build, bound, callbacks, None, signals, None)
 }
 
 /// Waits for a task to finish: `Result`, `Error`, `Cancelled` or `InputRequired`. `Err`: the task reference or
@@ -131,10 +150,29 @@ pub(crate) fn await_task(
 ) -> Result<CallFuture, InvalidArgument> {
     let (opts, callbacks) = wait_part(client.as_ref(), &options)?;
     let cancel_on_drop = drop_cancel(&opts, &options);
-    let machine = Wait::resume(task, opts, &options.answered, now()).map_err(InvalidArgument::task)?;
+    // Checked now: an invalid task reference rejects before anything is sent.
+    Wait::resume(task.clone(), opts, &[], now()).map_err(InvalidArgument::task)?;
     let mut signals = one_signal(&options.signal, stop);
     with_cancel(&mut signals, &options);
-    Ok(run_machine(client, Box::new(machine), callbacks, None, signals, cancel_on_drop))
+    let bound = (opts.limits.deadline_ms, ("taskId", task_id_of(&task)));
+    let answered = options.answered;
+    let build: Build<JsValue> = Box::new(move |generation, since, now| {
+        let opts = WaitSettings { generation, ..opts };
+        match Wait::start(task, opts, &answered, now, since, false) {
+            Ok(w) => Box::new(w),
+            // Not reached: the task reference was checked before.
+            Err(m) => Box::new(Ended::error(TaskError::protocol("awaitTask", m, JsValue::NULL))),
+        }
+    });
+    Ok(run_machine(client, build, bound, callbacks, None, signals, cancel_on_drop))
+}
+
+/// The task id of a task reference (the status's `taskId`).
+fn task_id_of(task: &TaskRef<JsValue>) -> String {
+    match task {
+        TaskRef::TaskId(id) => id.clone(),
+        TaskRef::Status(s) => crate::json::Json::get_str(s, "taskId").unwrap_or_default(),
+    }
 }
 
 /// What [`await_task`] would reject `task` and `options` with (nothing is sent, no time is taken).
@@ -173,15 +211,25 @@ pub(crate) fn call_and_await(
     let whole = wait.timeout.is_none() && call.timeout.is_some();
     let cancel_on_drop = drop_cancel(&wait_opts, &wait);
     let (opts, callbacks) = call_part(client.as_ref(), call);
-    let machine = CallAndAwait::new(name.to_owned(), args, opts, wait_opts, whole, now());
-    Ok(run_machine(client, Box::new(machine), callbacks, Some(wait_callbacks), signals, cancel_on_drop))
+    let bound = (if whole { opts.limits.deadline_ms } else { None }, ("name", name.to_owned()));
+    let name = name.to_owned();
+    let build: Build<JsValue> = Box::new(move |generation, since, now| {
+        let (opts, wait_opts) = (CallSettings { generation, ..opts }, WaitSettings { generation, ..wait_opts });
+        Box::new(CallAndAwait::start(name, args, opts, wait_opts, whole, since, now))
+    });
+    Ok(run_machine(client, build, bound, callbacks, Some(wait_callbacks), signals, cancel_on_drop))
 }
 
-/// One request: `tasks/get` (`Status`), `tasks/update` or `tasks/cancel` (`Ack`), or `Error`.
+/// One request: `tasks/get` (`Status`), `tasks/update` or `tasks/cancel` (`Ack`), `tasks/list`
+/// (`Tasks`), or `Error`.
 fn step(client: Rc<dyn Client>, call: Call<JsValue>, task_id: &str, o: StepOptions) -> CallFuture {
     let b = time_limits(o.timeout, o.request_timeout, client.request_timeout());
-    let machine = Step::new(call, task_id.to_owned(), b, retry(o.retries), now());
-    run_machine(client, Box::new(machine), Callbacks::default(), None, one_signal(&o.signal, None), None)
+    let retry = retry(o.retries);
+    let bound = (b.deadline_ms, ("taskId", task_id.to_owned()));
+    let task_id = task_id.to_owned();
+    let build: Build<JsValue> =
+        Box::new(move |generation, since, now| Box::new(Step::start(call, task_id, b, retry, generation, since, now)));
+    run_machine(client, build, bound, Callbacks::default(), None, one_signal(&o.signal, None), None)
 }
 
 /// Reads a task's status once (`tasks/get`).
@@ -202,4 +250,9 @@ pub(crate) fn update_task(
 /// Asks the server to cancel a task (`tasks/cancel`).
 pub(crate) fn cancel_task(client: Rc<dyn Client>, task_id: &str, options: StepOptions) -> CallFuture {
     step(client, Call::CancelTask { task_id: task_id.to_owned() }, task_id, options)
+}
+
+/// Reads a page of the session's tasks (`tasks/list`, MCP 2025-11-25), from `cursor`.
+pub(crate) fn list_tasks(client: Rc<dyn Client>, cursor: Option<JsValue>, options: StepOptions) -> CallFuture {
+    step(client, Call::ListTasks { cursor }, "", options)
 }

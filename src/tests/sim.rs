@@ -40,6 +40,7 @@ enum Pending {
     Stream(StreamEvent<Value>),
     Abort(Value, crate::engine::AbortScope),
     Cancel,
+    ServerRequest(Value),
 }
 
 /// The simulation.
@@ -58,6 +59,8 @@ pub(crate) struct Sim {
     seq: u64,
     stream_open: bool,
     caps: Value,
+    /// The requests are built for MCP 2025-11-25 (after `Action::Speak`, or set by the test).
+    pub core: bool,
 }
 
 /// A status object as a server sends it.
@@ -103,7 +106,13 @@ impl Sim {
             seq: 0,
             stream_open: false,
             caps: with_tasks_extension::<Value>(None),
+            core: false,
         }
+    }
+
+    /// Schedules a server→client request (`{jsonrpc, id, method, params}`) at `at` (MCP 2025-11-25).
+    pub(crate) fn server_request_at(&mut self, at: u64, message: Value) {
+        self.push(at, Pending::ServerRequest(message));
     }
 
     /// Sets the input handler (and input function) script.
@@ -192,6 +201,7 @@ impl Sim {
                     Pending::Stream(e) => Event::Stream(e),
                     Pending::Abort(reason, scope) => Event::Abort { reason, scope },
                     Pending::Cancel => Event::Cancel,
+                    Pending::ServerRequest(message) => Event::ServerRequest { message },
                 };
                 m.handle(t, event);
             }
@@ -217,7 +227,7 @@ impl Sim {
         match a {
             Action::Send { req, call, timeout_ms } => {
                 let method = call.method();
-                let params = call.params(&self.caps);
+                let params = sent_params(&call, &self.caps, self.core);
                 let t = timeout_ms.map_or(String::new(), |t| format!(" (timeout {t})"));
                 self.log(format!("{method}{}{t}", describe(&call)));
                 self.requests.push((self.now, method.to_owned(), params.clone()));
@@ -233,7 +243,7 @@ impl Sim {
             }
             Action::SendDetached { call, timeout_ms } => {
                 self.log(format!("detached {}{}", call.method(), describe(&call)));
-                self.detached.push((call.method().to_owned(), call.params(&self.caps), timeout_ms));
+                self.detached.push((call.method().to_owned(), sent_params(&call, &self.caps, self.core), timeout_ms));
             }
             Action::Abort { req } => {
                 self.queue.retain(|(_, _, p)| !matches!(p, Pending::Reply(r, _) if *r == req));
@@ -269,6 +279,10 @@ impl Sim {
                 }
             }
             Action::NextPart => self.log("next part".into()),
+            Action::Speak { core } => {
+                self.core = core;
+                self.log(format!("speak {}", if core { "2025-11-25" } else { "2026-07-28" }));
+            }
             Action::Continue => {}
             Action::CloseStream => {
                 self.stream_open = false;
@@ -298,6 +312,16 @@ impl Sim {
     /// The times at which requests of `method` were sent.
     pub(crate) fn times(&self, method: &str) -> Vec<u64> {
         self.requests.iter().filter(|(_, m, _)| m == method).map(|(t, _, _)| *t).collect()
+    }
+}
+
+/// What the fake server is handed for `call`: its params, or for a response (MCP 2025-11-25)
+/// `{id, result}` / `{id, error}`.
+fn sent_params(call: &Call<Value>, caps: &Value, core: bool) -> Value {
+    match call {
+        Call::Respond { id, answer: Ok(result) } => json!({"id": id, "result": result}),
+        Call::Respond { id, answer: Err(error) } => json!({"id": id, "error": error}),
+        call => call.params(caps, core),
     }
 }
 

@@ -10,7 +10,13 @@ import http from "node:http";
 import { lib, rejection } from "./pkg.mjs";
 import { startHttpServer } from "../server/http.mjs";
 
-const { httpClient, callTool, callAndAwait, serverSupports, TASKS_EXTENSION } = lib;
+const { callTool, callAndAwait, serverSupports, TASKS_EXTENSION } = lib;
+// These tests are of the 2026-07-28 wire: the client is told its generation (no server/discover probe
+// first); finding the generation out is tested in tests/node/generation.test.mjs.
+const httpClient = (url, o) => lib.httpClient(url, o === undefined ? { generation: "2026-07-28" } : isPlain(o) ? { generation: "2026-07-28", ...o } : o);
+function isPlain(o) {
+  return typeof o === "object" && o !== null && !Array.isArray(o);
+}
 const V = "io.modelcontextprotocol/protocolVersion";
 const C = "io.modelcontextprotocol/clientCapabilities";
 const I = "io.modelcontextprotocol/clientInfo";

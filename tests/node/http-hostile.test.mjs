@@ -7,7 +7,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { lib, rejection } from "./pkg.mjs";
 
-const { httpClient, awaitTask, liveCounts } = lib;
+const { awaitTask, liveCounts } = lib;
+// These tests are of the 2026-07-28 wire: the client is told its generation (no server/discover probe
+// first); finding the generation out is tested in tests/node/generation.test.mjs.
+const httpClient = (url, o) => lib.httpClient(url, o === undefined ? { generation: "2026-07-28" } : isPlain(o) ? { generation: "2026-07-28", ...o } : o);
+function isPlain(o) {
+  return typeof o === "object" && o !== null && !Array.isArray(o);
+}
 const idOf = (init) => JSON.parse(init.body).id;
 const json = (body) => new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
 const sse = (stream) => new Response(stream, { headers: { "content-type": "text/event-stream" } });

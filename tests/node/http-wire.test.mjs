@@ -9,7 +9,12 @@ import { lib, rejection } from "./pkg.mjs";
 const dir = process.env.PKG_DIR ?? "pkg";
 const wire = await import(new URL(`../../${dir}/http.js`, import.meta.url).href);
 const { sseParser, headerValue, nameField, MAX_EVENT_CHARS } = wire;
-const { httpClient } = lib;
+// These tests are of the 2026-07-28 wire: the client is told its generation (no server/discover probe
+// first); finding the generation out is tested in tests/node/generation.test.mjs.
+const httpClient = (url, o) => lib.httpClient(url, o === undefined ? { generation: "2026-07-28" } : isPlain(o) ? { generation: "2026-07-28", ...o } : o);
+function isPlain(o) {
+  return typeof o === "object" && o !== null && !Array.isArray(o);
+}
 
 /** The events of `text` fed in `pieces` (then finished when `finish`). */
 function parse(pieces, finish = false) {

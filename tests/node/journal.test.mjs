@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { journalLib as lib, rejection } from "./pkg.mjs";
 import { startHttpServer } from "../server/http.mjs";
 
-const { httpClient, directClient, callTool, callAndAwait, awaitTask, cancelTask, memoryJournal, pendingTasks, resumeTasks } = lib;
+const { directClient, callTool, callAndAwait, awaitTask, cancelTask, memoryJournal, pendingTasks, resumeTasks } = lib;
+// These tests are of the 2026-07-28 wire: the client is told its generation (no server/discover probe
+// first); finding the generation out is tested in tests/node/generation.test.mjs.
+const httpClient = (url, o) => lib.httpClient(url, o === undefined ? { generation: "2026-07-28" } : isPlain(o) ? { generation: "2026-07-28", ...o } : o);
+function isPlain(o) {
+  return typeof o === "object" && o !== null && !Array.isArray(o);
+}
 const ADA = { action: "accept", content: { name: "Ada" } };
 
 let srv;

@@ -58,7 +58,11 @@ impl Journal {
 /// expired, or the server does not know it (`-32602`).
 pub(crate) fn is_terminal(o: &EngineOutcome<JsValue>) -> bool {
     match o {
-        EngineOutcome::Result(_) | EngineOutcome::Status(_) | EngineOutcome::Ack | EngineOutcome::Cancelled(_) => true,
+        EngineOutcome::Result(_)
+        | EngineOutcome::Status(_)
+        | EngineOutcome::Ack
+        | EngineOutcome::Tasks { .. }
+        | EngineOutcome::Cancelled(_) => true,
         EngineOutcome::Error(f) => match f.cause {
             Some(EngineCause::TaskFailed { .. } | EngineCause::Expired { .. }) => true,
             Some(EngineCause::RpcError { .. }) => f.code == -32602,

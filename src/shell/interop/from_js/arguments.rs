@@ -139,6 +139,7 @@ fn call_options(v: &JsValue) -> Check<CallOptions> {
         input_handlers,
         input_responses: field(&o, "inputResponses"),
         request_state: field(&o, "requestState"),
+        task_ttl: super::client::read_millis(&o, "taskTtlMs")?,
         signal: signal(&o)?,
         #[cfg(feature = "journal")]
         journal,
