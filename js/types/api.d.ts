@@ -193,6 +193,9 @@ export type CallAndAwaitOutcome = OkResult | Failed | Cancelled | TaskInputRequi
 export type GetTaskOutcome = { tag: "ok"; status: TaskStatus } | Failed;
 /** What `updateTask` and `cancelTask` resolve with. */
 export type AckOutcome = { tag: "ok" } | Failed;
+/** What `listTasks` resolves with: a page of the session's tasks, each status in the 2026-07-28 shape
+ * (see docs/generations.md), and the next page's cursor when there is one. */
+export type ListTasksOutcome = { tag: "ok"; tasks: TaskStatus[]; nextCursor?: string } | Failed;
 
 /** The context handed to an input handler. */
 export interface InputContext {
@@ -294,8 +297,27 @@ export type InputFunctionOutcome = { tag: "ok"; responses: InputResponses } | { 
  * transport failure. Every `params` it receives already carries
  * `_meta["io.modelcontextprotocol/clientCapabilities"]` with the tasks extension declared.
  */
+/** The two generations of MCP the library speaks: 2026-07-28 (with `io.modelcontextprotocol/tasks`)
+ * and 2025-11-25 (its core tasks, a session opened by `initialize`). */
+export type Generation = "2026-07-28" | "2025-11-25";
+
+/** A JSON-RPC request of the server's (MCP 2025-11-25 input: `elicitation/create`,
+ * `sampling/createMessage`, `roots/list`). */
+export interface ServerRequest { jsonrpc: "2.0"; id: string | number; method: string; params?: Record<string, unknown> }
+
 export interface TasksClient {
-  request(method: string, params: Record<string, unknown>, options: { timeoutMs?: number; signal: AbortSignal }): Promise<object>;
+  /** `onRequest` (MCP 2025-11-25): hears the server's requests that belong to this request (a task's
+   * `tasks/result`, a plain `tools/call`); their answers go back through `respond`. */
+  request(method: string, params: Record<string, unknown>, options: { timeoutMs?: number; signal: AbortSignal; onRequest?: (request: ServerRequest) => void }): Promise<object>;
+  /** The generation the client speaks: what `httpClient` / `stdioClient` found (undefined until their
+   * first request), or was told (`options.generation`); absent: 2026-07-28. */
+  readonly generation?: Generation | undefined;
+  /** The session, found (opened first when needed): `{generation, capabilities}` — a client without
+   * it speaks 2026-07-28. Every call on the client waits for it before sending anything. */
+  session?: ((options?: { timeoutMs?: number }) => Promise<{ generation: Generation; capabilities?: Record<string, unknown> }>) | undefined;
+  /** Answers the server's request `id` (MCP 2025-11-25) with `result`, or with the JSON-RPC `error`:
+   * resolves once sent. */
+  respond?: ((id: string | number, result: unknown, error?: { code: number; message: string; data?: unknown }) => Promise<void>) | undefined;
   /** `subscriptions/listen`: an async iterable of JSON-RPC notifications (used with `listen: true`). */
   listen?: ((params: Record<string, unknown>, options: { signal: AbortSignal }) => AsyncIterable<object> | Promise<AsyncIterable<object>>) | undefined;
   /** Handlers for input requests (the default `input` mode). */
@@ -342,6 +364,9 @@ export interface CallToolOptions extends StepOptions {
   inputResponses?: InputResponses | undefined;
   /** The `requestState` to echo with the call (continuing an MRTR round by hand). */
   requestState?: string | undefined;
+  /** MCP 2025-11-25: the `ttl` in ms asked for the task the call creates (default 300000;
+   * `callAndAwait` asks for at least its wait's `timeoutMs` plus 60000). */
+  taskTtlMs?: number | undefined;
 }
 
 /** Options of `awaitTask`. */
@@ -447,6 +472,13 @@ export function updateTask(client: TasksClient, taskId: string, responses: Input
  * The acknowledgement does not mean the task ended `cancelled`; `awaitTask` tells.
  */
 export function cancelTask(client: TasksClient, taskId: string, options?: StepOptions): Promise<AckOutcome>;
+
+/**
+ * Reads a page of the session's tasks (`tasks/list`, MCP 2025-11-25) from `cursor` (none: the first
+ * page): `{tag: "ok", tasks, nextCursor?}` or `{tag: "error", error}` — a server without a task list
+ * (every 2026-07-28 server) answers with its JSON-RPC error (code -32601).
+ */
+export function listTasks(client: TasksClient, cursor?: string | null, options?: StepOptions): Promise<ListTasksOutcome>;
 
 /** `base` deep-merged with `{extensions: {"io.modelcontextprotocol/tasks": {}}}`, to use as a client's `clientCapabilities`. `base` is not modified. */
 export function capabilities(base?: ClientCapabilities): ClientCapabilities;

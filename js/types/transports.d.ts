@@ -35,6 +35,10 @@ export interface HttpClientOptions {
    * cancelled. A listen's stream is not counted (it is read as its notifications are taken, at most
    * 8 MB per event). A positive number (`Infinity`: no limit); anything else is a `TypeError`. */
   maxAnswerBytes?: number | undefined;
+  /** Names the server's generation and skips finding it (see docs/generations.md): the first request
+   * otherwise sends `server/discover` (a 2026-07-28 server answers it), and on a refusal opens a
+   * 2025-11-25 session with `initialize`. */
+  generation?: Generation | undefined;
   /** Default per-request timeout in ms (used when a request gives no `timeoutMs`); copied onto the client. */
   requestTimeoutMs?: number | undefined;
   /** Sent as `_meta["io.modelcontextprotocol/clientInfo"]` (default `{name: "mcp-tasks-wasm", version}`). */
@@ -54,6 +58,8 @@ export interface HttpRequestOptions {
   timeoutMs?: number | undefined;
   /** Aborting closes the POST (and its response stream). */
   signal?: AbortSignal | undefined;
+  /** MCP 2025-11-25: hears the server's requests that belong to this request. */
+  onRequest?: ((request: ServerRequest) => void) | undefined;
 }
 
 /** A JSON-RPC notification as it arrived on a listen stream. */
@@ -89,6 +95,15 @@ export interface HttpClient extends TasksClient {
   listen(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<AsyncIterableIterator<JsonRpcNotification>>;
   /** `server/discover`, sent once per client (a failure is not cached). */
   discover(params?: Record<string, unknown>, options?: HttpRequestOptions): Promise<DiscoverResult>;
+  /** The generation found on the first request (undefined until then), or named by `options.generation`. */
+  readonly generation: Generation | undefined;
+  /** MCP 2025-11-25: the session's `Mcp-Session-Id` (undefined before `initialize`, or without one). */
+  readonly sessionId: string | undefined;
+  session(options?: { timeoutMs?: number }): Promise<{ generation: Generation; capabilities?: Record<string, unknown> }>;
+  respond(id: string | number, result: unknown, error?: { code: number; message: string; data?: unknown }): Promise<void>;
+  /** Ends the client: a 2025-11-25 session is ended on the server (HTTP `DELETE`), then every pending
+   * and later request fails with "the client closed". */
+  close(): Promise<void>;
 }
 
 /** The part of an SDK transport (`@modelcontextprotocol/client` `Transport`) the adapter uses. */
@@ -116,6 +131,10 @@ export interface ChannelClientOptions {
   requestTimeoutMs?: number | undefined;
   /** Ids go out as strings `"<idPrefix><n>"` (default: numbers 1, 2, …), e.g. to share a transport. */
   idPrefix?: string | undefined;
+  /** The generation the channel speaks (default "2026-07-28"); "2025-11-25" when the application's own
+   * connection already opened such a session: no `_meta` envelope, and each tool's `taskSupport` decides
+   * whether it is called as a task. */
+  generation?: Generation | undefined;
 }
 
 /**

@@ -58,8 +58,8 @@ impl<J: Json> Machine<J> for Opening<J> {
             }
             Event::Session(Err(e)) => {
                 let f = match read_rejection(e) {
-                    RequestEnd::RpcError(e) => TaskError::rpc("initialize", e),
-                    RequestEnd::Transport(e) | RequestEnd::Result(e) => TaskError::transport("initialize", e),
+                    RequestEnd::RpcError(e) => TaskError::rpc("session", e),
+                    RequestEnd::Transport(e) | RequestEnd::Result(e) => TaskError::transport("session", e),
                 };
                 self.end(End::Outcome(Outcome::Error(f)));
             }

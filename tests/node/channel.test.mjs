@@ -138,7 +138,7 @@ test("a signal aborted after sending rejects and cancels; one aborted before sen
 test("every request carries the 2026-07-28 _meta; the caller's objects are never changed", async () => {
   const info = { name: "app", version: "9" };
   const { last, client } = pair({ clientInfo: info, clientCapabilities: { x: {} }, inputHandlers: {}, requestTimeoutMs: 100 });
-  assert.deepEqual(Object.keys(client).sort(), ["clientCapabilities", "close", "fail", "generation", "inputHandlers", "listen", "notify", "receive", "request", "requestTimeoutMs", "respond", "speak"]);
+  assert.deepEqual(Object.keys(client).sort(), ["clientCapabilities", "close", "fail", "generation", "inputHandlers", "listen", "notify", "receive", "request", "requestTimeoutMs", "respond", "session", "speak"]);
   const params = Object.freeze({ taskId: "t", _meta: Object.freeze({ "io.modelcontextprotocol/protocolVersion": "old", mine: 1 }) });
   client.request("tasks/get", params).catch(() => {});
   assert.deepEqual(last().params, {
