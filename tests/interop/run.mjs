@@ -8,12 +8,16 @@ import { interopScenarios, runScenarios } from "./matrix.mjs";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "../browser/chromium.mjs";
 import { stdioServers } from "./stdio-servers.mjs";
+import { generationScenarios } from "./generations.mjs";
+import { sdkStdioSpec, startSdkServer } from "../servers/sdk/launch.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const lib = await import(new URL(`../../${process.env.PKG_DIR ?? "pkg"}/node.js`, import.meta.url).href);
 
 let failed = 0;
 let servers = [];
+/** The MCP 2025-11-25 servers (@modelcontextprotocol/sdk 1.32.2): with tasks, and Tasks-unaware. */
+let older = [];
 let site;
 let browser;
 try {
@@ -39,12 +43,38 @@ try {
     }
   }
 
+  // MCP 2025-11-25: the same API, no option naming the generation.
+  older = [
+    { name: "sdk 2025-11-25", ...(await startSdkServer({ pollMs: 100 })) },
+    { name: "sdk 2025-11-25 tasks-unaware", unaware: true, ...(await startSdkServer({ pollMs: 100, tasksUnaware: true })) },
+  ];
+  for (const s of older) {
+    console.log(`${s.name} ready at ${s.url} (pid ${s.pid})`);
+    failed += await runScenarios(generationScenarios(lib, s), (l) => console.log(`node ${l}`));
+  }
+  for (const unaware of [false, true]) {
+    const spec = sdkStdioSpec({ pollMs: 100, tasksUnaware: unaware });
+    let shared;
+    const server = {
+      name: `sdk 2025-11-25${unaware ? " tasks-unaware" : ""} stdio`,
+      unaware,
+      client: (options) => (shared ??= stdioClient(spec.command, spec.args, { ...options, cwd: spec.cwd, env: spec.env })),
+      spawn: (options) => stdioClient(spec.command, spec.args, { ...options, cwd: spec.cwd, env: spec.env }),
+    };
+    try {
+      failed += await runScenarios(generationScenarios(lib, server), (l) => console.log(`node ${l}`));
+    } finally {
+      await shared?.close();
+    }
+  }
+
   site = await startHttpServer({ staticDir: root });
   browser = await launch();
   const page = await browser.newPage();
   page.on("pageerror", (e) => console.log(`pageerror: ${e.message}`));
   const list = encodeURIComponent(JSON.stringify(servers.map(({ name, url }) => ({ name, url }))));
-  await page.goto(`${site.origin}/tests/interop/page.html?servers=${list}`);
+  const core = encodeURIComponent(JSON.stringify(older.map(({ name, url, unaware }) => ({ name, url, unaware }))));
+  await page.goto(`${site.origin}/tests/interop/page.html?servers=${list}&older=${core}`);
   await page.waitForFunction(() => window.__interop, null, { timeout: 120_000 });
   const result = await page.evaluate(() => window.__interop);
   for (const l of result.lines) console.log(`chromium ${l}`);
@@ -55,7 +85,7 @@ try {
 } finally {
   await browser?.close();
   await site?.close();
-  await Promise.all(servers.map((s) => s.stop()));
+  await Promise.all([...servers, ...older].map((s) => s.stop()));
   stopAll();
 }
 console.log(failed ? `interop: ${failed} failure(s)` : "interop: all passed");
