@@ -173,8 +173,73 @@ async function extTasksDriver(scenario, server) {
   }
 }
 
+/** How this package's outcome reads in the table. */
+function describeOurs(out) {
+  if (out.tag === "ok") return `ok ${JSON.stringify(firstText(out.result) ?? out.result)}${out.result?.isError ? " (isError)" : ""}`;
+  if (out.tag === "cancelled") return "cancelled";
+  if (out.tag === "input_required") return `input_required (${Object.keys(out.status?.inputRequests ?? {}).length} request listed)`;
+  const e = out.error;
+  const kept = e?.data?.result ? " (stored result in data.result)" : "";
+  return `error ${e?.cause?.type ?? e?.kind} ${JSON.stringify(e?.message)} code ${e?.code}${kept}`;
+}
+
+/**
+ * This package (the built pkg/): `callAndAwait` on an `httpClient` / `stdioClient` that finds the
+ * server's generation by itself; input through its `inputHandlers` (or `input: "return"`, then
+ * `updateTask` and `awaitTask`); the deadline as `timeoutMs`; a cancel through `cancelSignal`.
+ */
+async function oursDriver(scenario, server) {
+  const pkg = new URL("../../../pkg/", import.meta.url);
+  const lib = await import(new URL("node.js", pkg).href);
+  const { stdioClient } = await import(new URL("stdio.js", pkg).href);
+  const boundMs = scenario.boundMs ?? DEFAULT_BOUND_MS;
+  const inputCalls = [];
+  const form = async () => {
+    inputCalls.push("form");
+    return ANSWERS[scenario.input ?? "decline"];
+  };
+  const options = { inputHandlers: { form } };
+  const client =
+    server.kind === "stdio"
+      ? stdioClient(server.stdio.command, server.stdio.args, { ...options, cwd: server.stdio.cwd, env: server.stdio.env, stderr: "ignore" })
+      : lib.httpClient(server.url, options);
+  const sent = {};
+  const request = client.request.bind(client);
+  client.request = (method, params, opts) => {
+    sent[method] = (sent[method] ?? 0) + 1;
+    return request(method, params, opts);
+  };
+  const respond = client.respond.bind(client);
+  client.respond = (...args) => {
+    sent.response = (sent.response ?? 0) + 1;
+    return respond(...args);
+  };
+  const start = Date.now();
+  const notes = [];
+  try {
+    const cancel = new AbortController();
+    if (scenario.cancelAfterMs !== undefined) setTimeout(() => cancel.abort(), scenario.cancelAfterMs);
+    const wait = { timeoutMs: scenario.deadlineMs ?? boundMs, cancelSignal: cancel.signal, ...(scenario.input === "return" ? { input: "return" } : {}) };
+    let out = await lib.callAndAwait(client, scenario.tool, scenario.args ?? {}, {}, wait);
+    let outcome = describeOurs(out);
+    if (scenario.input === "return" && out.tag === "input_required") {
+      const [key] = Object.keys(out.status.inputRequests);
+      const ack = await lib.updateTask(client, out.status.taskId, { [key]: ANSWERS.accept });
+      out = ack.tag === "ok" ? await lib.awaitTask(client, out.status.taskId, { timeoutMs: boundMs }) : ack;
+      outcome += `, then ${describeOurs(out)}`;
+    }
+    notes.push(`generation ${client.generation}`);
+    notes.push(`sent ${Object.entries(sent).map(([m, n]) => `${m} ×${n}`).join(", ")}`);
+    if (scenario.input) notes.push(`input handler called ${inputCalls.length}×`);
+    return { outcome, ms: Date.now() - start, note: notes.join("; ") };
+  } finally {
+    await client.close();
+  }
+}
+
 /** Client drivers by name: async (scenario, server) => ({outcome, ms, note}). */
 export const drivers = {
+  "mcp-tasks-wasm": oursDriver,
   "ext-tasks": extTasksDriver,
 };
 
