@@ -15,7 +15,9 @@ mod status;
 #[cfg(feature = "journal")]
 mod stores;
 
-pub use calls::{await_task, call_and_await, call_tool, cancel_task, get_task, list_tasks, update_task, TaskList, TaskRef};
+pub use calls::{
+    await_task, call_and_await, call_tool, cancel_task, get_task, list_tasks, update_task, TaskList, TaskRef,
+};
 pub use clients::{kind, ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
 pub use error::{Cause, Error, TaskError};
 pub use handlers::{

@@ -148,7 +148,9 @@ impl<J: Json> CallTool<J> {
         };
         match hear(&mut core.desk, (self.mode, self.read_chunk), &message, &J::object(vec![]), &mut self.out) {
             Ok(()) => {}
-            Err((Stop::Return, _)) => self.out.push_back(refusal(&message, CODE_NOT_FOUND, "no input handler answers it")),
+            Err((Stop::Return, _)) => {
+                self.out.push_back(refusal(&message, CODE_NOT_FOUND, "no input handler answers it"))
+            }
             Err((Stop::Fail(f), _)) => self.fail(f),
         }
     }

@@ -7,12 +7,12 @@
 //! last of them answers, and polls in between ask nothing again. Keys the input function leaves out of
 //! its answer stay reserved too (they are not asked again during this wait).
 
+use super::outcome::CODE_INVALID_PARAMS;
 use super::settings::{InputMode, ReadChunk, DETACHED_CANCEL_TIMEOUT_MS};
 use super::{sorted, Action, AskId, Queue, TaskError};
 use crate::json::Json;
-use crate::proto::input::{check_response, read_input_request, InputKind, InputRequest};
-use super::outcome::CODE_INVALID_PARAMS;
 use crate::proto::core_tasks::as_input_request;
+use crate::proto::input::{check_response, read_input_request, InputKind, InputRequest};
 use crate::proto::request::Call;
 
 /// Why offering or answering stopped the wait.

@@ -47,7 +47,8 @@ impl<J: Json> Machine<J> for Opening<J> {
         match event {
             Event::Session(Ok(found)) => {
                 let Some(build) = self.build.take() else { return };
-                let generation = Generation::of(found.get_str("generation").as_deref(), found.get("capabilities").as_ref());
+                let generation =
+                    Generation::of(found.get_str("generation").as_deref(), found.get("capabilities").as_ref());
                 self.out.push_back(Action::Speak { core: generation.is_core() });
                 let mut m = build(generation, self.since, now);
                 if self.cancel {

@@ -184,7 +184,8 @@ impl<J: Json> Machine<J> for Step<J> {
             Event::Abort { reason, .. } => self.finish(End::Rejection(reason)),
             Event::Throw { error } => self.finish(End::Rejection(error)),
             // A step hears no server requests (none of its requests carries them).
-            Event::Tick | Event::Answer { .. } | Event::Stream(_) | Event::Session(_) | Event::ServerRequest { .. } => {}
+            Event::Tick | Event::Answer { .. } | Event::Stream(_) | Event::Session(_) | Event::ServerRequest { .. } => {
+            }
         }
         if self.done {
             return;

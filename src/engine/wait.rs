@@ -455,7 +455,8 @@ impl<J: Json> Wait<J> {
             (true, RequestEnd::Result(r)) if r.is_object() => self.finish(End::Outcome(Outcome::Result(r))),
             (false, RequestEnd::Result(r)) if r.is_object() => self.fail(TaskError::core_task_failed(Ok(r), status)),
             (_, RequestEnd::Result(r)) => {
-                let m = ["tasks/result for task ", self.task_id.as_str(), " answered with a result that is not an object"];
+                let m =
+                    ["tasks/result for task ", self.task_id.as_str(), " answered with a result that is not an object"];
                 self.fail(TaskError::protocol("tasks/result", m.concat(), r));
             }
             (true, RequestEnd::RpcError(e)) => self.fail(TaskError::rpc("tasks/result", e)),

@@ -40,7 +40,8 @@ impl Generation {
             return Self::Tasks;
         }
         let Some(caps) = capabilities.filter(|c| c.is_object()) else { return Self::Core { tasks_for_tools: true } };
-        let call = caps.get("tasks").and_then(|t| t.get("requests")).and_then(|r| r.get("tools")).and_then(|t| t.get("call"));
+        let call =
+            caps.get("tasks").and_then(|t| t.get("requests")).and_then(|r| r.get("tools")).and_then(|t| t.get("call"));
         Self::Core { tasks_for_tools: call.is_some_and(|c| c.kind() != Kind::Null) }
     }
 
@@ -133,7 +134,9 @@ pub(crate) fn request_key<J: Json>(message: &J) -> Option<String> {
     let id = message.get("id")?;
     match id.kind() {
         Kind::String => id.as_str().map(|s| if is_decimal(&s) { ["\"", s.as_str(), "\""].concat() } else { s }),
-        Kind::Number => id.as_f64().and_then(crate::json::as_integer).filter(|n| *n >= 0).map(|n| crate::text::decimal(n as u64)),
+        Kind::Number => {
+            id.as_f64().and_then(crate::json::as_integer).filter(|n| *n >= 0).map(|n| crate::text::decimal(n as u64))
+        }
         _ => None,
     }
 }
@@ -160,7 +163,9 @@ pub(crate) fn read_task_list<J: Json>(page: &J) -> Result<(J, Option<J>), String
     };
     let mut out = Vec::with_capacity(tasks.len());
     for t in &tasks {
-        out.push(read_core_task(t).map_err(|e| ["tasks/list answered with an invalid task: ", e.as_str()].concat())?.object);
+        out.push(
+            read_core_task(t).map_err(|e| ["tasks/list answered with an invalid task: ", e.as_str()].concat())?.object,
+        );
     }
     let next = page.get("nextCursor").filter(|c| c.kind() == Kind::String);
     Ok((J::array(out), next))

@@ -7,15 +7,15 @@
 use super::interop::from_js::client::{js_handlers, read_millis};
 use super::interop::from_js::{as_function, entries, field, is_plain_object};
 use super::interop::to_js::{js_string, request_options, set_key};
-use crate::proto::core_tasks::TASKS_GENERATION;
-use wasm_bindgen::JsCast;
 use super::invalid::InvalidArgument;
 use super::reply::called;
+use crate::proto::core_tasks::TASKS_GENERATION;
 use crate::shell::callbacks::{Handlers, Reply};
 use crate::shell::client::{Client, RequestOptions};
 use js_sys::Function;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// A client backed by a JS client object: its `request` and `listen` functions, `clientCapabilities`,
 /// `requestTimeoutMs` and `inputHandlers`, read once (its `id` at each journaled call). `K` is what
@@ -92,7 +92,18 @@ impl JsBacked {
     /// This client as made by `kind`, with the input handlers given in Rust (`None`: the object's).
     pub(crate) fn made_by<K>(self, kind: K, own_handlers: Option<Handlers>) -> JsBacked<K> {
         let Self { object, request, listen, session, respond, capabilities, timeout, handlers, .. } = self;
-        JsBacked { object, request, listen, session, respond, capabilities, timeout, handlers, own_handlers, _kind: kind }
+        JsBacked {
+            object,
+            request,
+            listen,
+            session,
+            respond,
+            capabilities,
+            timeout,
+            handlers,
+            own_handlers,
+            _kind: kind,
+        }
     }
 
     /// `true` when `other` is the same reading of the same object: the same functions, no

@@ -92,13 +92,16 @@ fn boxed(callbacks: Callbacks) -> Option<Box<Callbacks>> {
     (!none || callbacks.on_status.is_some()).then(|| Box::new(callbacks))
 }
 
+/// What hands the server's requests on one request to its run (`Run::hearing`).
+type Hearing = Closure<dyn FnMut(JsValue)>;
+
 /// A request or handler call in flight.
 struct InFlight {
     what: Waiting,
     controller: Option<web_sys::AbortController>,
     reply: Reply,
     /// What hears the server's requests on it (MCP 2025-11-25), kept alive while it is in flight.
-    hearing: Option<Box<Closure<dyn FnMut(JsValue)>>>,
+    hearing: Option<Box<Hearing>>,
     _counted: Counted,
 }
 
@@ -360,13 +363,16 @@ impl Run {
                 Box::pin(std::future::ready(Err(e.into())))
             });
         }
-        let options =
-            RequestOptions { signal: signal_of(controller), timeout: timeout_ms.map(Duration::from_millis), on_request };
+        let options = RequestOptions {
+            signal: signal_of(controller),
+            timeout: timeout_ms.map(Duration::from_millis),
+            on_request,
+        };
         self.client.request(call.method(), self.params(call), options)
     }
 
     /// A function handing each server request it is called with to the machine.
-    fn hearing(&self) -> Closure<dyn FnMut(JsValue)> {
+    fn hearing(&self) -> Hearing {
         let inbox = Rc::downgrade(&self.inbox);
         Closure::new(move |message: JsValue| {
             if let Some(inbox) = inbox.upgrade() {
@@ -543,8 +549,11 @@ impl Drop for Run {
 /// `tasks/cancel` on abort), aborted after `timeout_ms`, counted while in flight.
 fn detached(client: &dyn Client, method: &str, params: JsValue, timeout_ms: u64) {
     let controller = web_sys::AbortController::new().ok();
-    let options =
-        RequestOptions { signal: signal_of(controller.as_ref()), timeout: Some(Duration::from_millis(timeout_ms)), on_request: None };
+    let options = RequestOptions {
+        signal: signal_of(controller.as_ref()),
+        timeout: Some(Duration::from_millis(timeout_ms)),
+        on_request: None,
+    };
     let mut reply = client.request(method, params, options);
     let counted = Counted::new(Counter::Requests);
     let mut bound = sleep_until(now().saturating_add(timeout_ms));

@@ -10,6 +10,8 @@ mod engine_call;
 #[cfg(not(target_arch = "wasm32"))]
 mod engine_cancel;
 #[cfg(not(target_arch = "wasm32"))]
+mod engine_core;
+#[cfg(not(target_arch = "wasm32"))]
 mod engine_input;
 #[cfg(not(target_arch = "wasm32"))]
 mod engine_listen;
