@@ -1082,6 +1082,113 @@ scenario("domexception:AbortError", 'request rejects with new DOMException("The 
   return `${t.describe(o)} after ${thrown.length} requests`;
 });
 
+// MCP 2025-11-25: a client that says it found that generation, its task's input as the server's
+// requests on the pending tasks/result (`onRequest`), answered through `respond`.
+const coreTask = (status, id = TID) => ({ taskId: id, status, createdAt: "2026-09-01T08:00:00Z", lastUpdatedAt: "2026-09-01T08:00:00Z", ttl: 600_000, pollInterval: 20 });
+const coreAsk = (id, taskId = TID) => ({ jsonrpc: "2.0", id, method: "elicitation/create", params: { ...INPUT.form.request().params, _meta: { "io.modelcontextprotocol/related-task": { taskId } } } });
+
+/** A 2025-11-25 client: `tasks/get` says `status()`; `tasks/result` calls `onResult(hear)` with the
+ * request's `onRequest` and settles as that returns; every response is counted by id. */
+function coreClient(status, onResult) {
+  const state = { responses: new Map(), results: 0, gets: 0, openResults: 0, maxOpenResults: 0 };
+  const client = {
+    generation: "2025-11-25",
+    session: () => Promise.resolve({ generation: "2025-11-25", capabilities: { tasks: { requests: { tools: { call: {} } } } } }),
+    respond(id, result, error) {
+      const seen = state.responses.get(id) ?? [];
+      seen.push(error === undefined ? "result" : `error ${error.code}`);
+      state.responses.set(id, seen);
+      return Promise.resolve();
+    },
+    request(method, params, options) {
+      if (method === "tasks/get") return (state.gets += 1), Promise.resolve(coreTask(status()));
+      if (method === "tasks/result") {
+        state.results += 1;
+        state.openResults += 1;
+        state.maxOpenResults = Math.max(state.maxOpenResults, state.openResults);
+        const done = () => (state.openResults -= 1);
+        const p = Promise.resolve(onResult(options.onRequest, options.signal));
+        p.then(done, done);
+        return p;
+      }
+      return Promise.reject({ code: -32601, message: `no ${method}` });
+    },
+  };
+  return { client, state };
+}
+
+scenario("core:requests-flood", "MCP 2025-11-25: a tasks/result that carries 100 000 distinct requests of the task (250 per macrotask), and the result once all are answered; a form handler that answers at once", "ok; every request answered exactly once (the first 10 000 by the handler, the rest refused); no event-loop gap over 100 ms", async (t) => {
+  let sent = 0;
+  let ended = false;
+  const { client, state } = coreClient(() => (ended ? "completed" : "input_required"), async (hear) => {
+    while (sent < 100_000) {
+      for (let i = 0; i < 250; i += 1) hear(coreAsk((sent += 1)));
+      await sleep(0);
+    }
+    // As a real server's task: it ends once every request it sent was answered.
+    while (state.responses.size < 100_000) await sleep(10);
+    ended = true;
+    return { content: [{ type: "text", text: "all asked" }] };
+  });
+  const form = () => INPUT.form.response();
+  client.inputHandlers = { form };
+  const gaps = gapMonitor();
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: 60_000 }), 60_000);
+  const gap = gaps.stop();
+  const counts = [...state.responses.values()];
+  const twice = counts.filter((c) => c.length !== 1).length;
+  const answered = counts.filter((c) => c[0] === "result").length;
+  const detail = `${t.describe(o)}; ${state.responses.size} ids answered (${answered} by the handler, ${twice} more than once); max gap ${gap} ms`;
+  expectTag(t, o, "ok");
+  assert(state.responses.size === 100_000 && twice === 0 && answered === 10_000, detail);
+  assert(gap <= 100, `event loop gap over 100 ms: ${detail}`);
+  return detail;
+}, { exclusive: true, budgetMs: 60_000 });
+
+scenario("core:other-tasks", "MCP 2025-11-25: the tasks/result carries 500 requests for other tasks and one for the wait's task", "ok; the other tasks' requests refused (-32602), never asked; the task's own asked once", async (t) => {
+  let ended = false;
+  let asked = 0;
+  const { client, state } = coreClient(() => (ended ? "completed" : "input_required"), async (hear) => {
+    for (let i = 1; i <= 500; i += 1) hear(coreAsk(i, `other-${i}`));
+    hear(coreAsk(1000));
+    await sleep(100);
+    ended = true;
+    return RESULT();
+  });
+  client.inputHandlers = { form: () => ((asked += 1), INPUT.form.response()) };
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: T }), T);
+  expectTag(t, o, "ok");
+  const refused = [...state.responses.entries()].filter(([id, c]) => id !== 1000 && c.length === 1 && c[0] === "error -32602").length;
+  assert(refused === 500 && asked === 1 && state.responses.get(1000)?.join() === "result", `refused ${refused}, asked ${asked}, own ${state.responses.get(1000)}`);
+  return `ok; 500 refused, the task's own asked once`;
+});
+
+scenario("core:instant-forever", "MCP 2025-11-25: tasks/get answers input_required at once, forever; the tasks/result never settles; timeoutMs 1000", "error -32001 at the deadline; one tasks/result at a time; polls no faster than the 100 ms floor; no gap over 100 ms", async (t) => {
+  const { client, state } = coreClient(() => "input_required", (_hear, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))));
+  const gaps = gapMonitor();
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: 1000 }), 1000);
+  const gap = gaps.stop();
+  const detail = `${t.describe(o)}; ${state.gets} tasks/get, ${state.results} tasks/result (at most ${state.maxOpenResults} open); max gap ${gap} ms`;
+  expectError(t, o, { code: -32001, kind: "transport", type: "timeout" });
+  assert(state.maxOpenResults === 1 && state.gets <= 12, detail);
+  assert(gap <= 100, `event loop gap over 100 ms: ${detail}`);
+  return detail;
+}, { exclusive: true });
+
+scenario("core:backwards", "MCP 2025-11-25: statuses that go backwards (input_required, working, input_required, … 20 times), then completed; the tasks/result answers once the task ends", "ok; never two tasks/result open at once", async (t) => {
+  let n = 0;
+  let release;
+  const { client, state } = coreClient(() => {
+    n += 1;
+    if (n > 40) release?.();
+    return n > 40 ? "completed" : n % 2 ? "input_required" : "working";
+  }, () => new Promise((resolve) => (release = () => resolve(RESULT()))));
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: 5000 }), 5000);
+  expectTag(t, o, "ok");
+  assert(state.maxOpenResults === 1, `${state.results} tasks/result, ${state.maxOpenResults} open at once`);
+  return `ok after ${state.gets} tasks/get; ${state.results} tasks/result, at most one open`;
+});
+
 // ---- the list and the harness ----------------------------------------------------------------------
 
 let memo;
