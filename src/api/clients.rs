@@ -9,7 +9,7 @@ use super::adapters::{direct_client, http_client, port_client};
 use super::error::Error;
 use crate::json::Json;
 use crate::shell::{
-    call_and_forget, call_method, is_safe_web_url, set_client_id, transport_options, Handlers, JsBacked,
+    call_and_forget, call_method, is_safe_web_url, set_client_id, set_key, transport_options, Handlers, JsBacked,
 };
 use std::future::Future;
 use std::rc::Rc;
@@ -120,12 +120,18 @@ pub struct HttpOptions {
     pub client_info: Option<ClientInfo>,
     /// The client's own capabilities (the tasks extension is merged in), a JS object.
     pub client_capabilities: Option<JsValue>,
-    /// The input handlers of waits on this client (when their options give none).
+    /// The input handlers of waits on this client (when their options give none). On an MCP
+    /// 2025-11-25 server they also decide the capabilities its `initialize` declares (elicitation
+    /// form / url, sampling, roots).
     pub input_handlers: Option<Handlers>,
+    /// Names the server's generation, `"2026-07-28"` or `"2025-11-25"`, and skips finding it (default:
+    /// found on the first request; see docs/generations.md).
+    pub generation: Option<String>,
 }
 
-/// The Streamable HTTP client (MCP 2026-07-28) over `fetch`: the npm package's `httpClient`, made
-/// from Rust. Its `id` (the server its journaled tasks belong to) is the URL.
+/// The Streamable HTTP client over `fetch` — MCP 2026-07-28, or a 2025-11-25 session when the server
+/// speaks that (found on the first request): the npm package's `httpClient`, made from Rust. Its `id`
+/// (the server its journaled tasks belong to) is the URL.
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, HttpClient};
@@ -172,7 +178,37 @@ impl JsBacked<kind::Http> {
             options.client_capabilities.as_ref(),
             &options.headers,
         );
+        if let Some(g) = &options.generation {
+            set_key(&o, "generation", &JsValue::from_str(g));
+        }
+        if let Some(h) = &options.input_handlers {
+            // What a 2025-11-25 `initialize` declares follows the handlers the client has; those given in
+            // Rust answer (the transport's are never called: the engine asks the Rust ones).
+            let declared = js_sys::Object::new();
+            let kinds = [
+                ("form", h.form.is_some()),
+                ("url", h.url.is_some()),
+                ("sampling", h.sampling.is_some()),
+                ("roots", h.roots.is_some()),
+            ];
+            for (kind, _) in kinds.iter().filter(|(_, has)| *has) {
+                set_key(&declared, kind, &Closure::<dyn Fn()>::new(|| {}).into_js_value());
+            }
+            set_key(&o, "inputHandlers", &declared);
+        }
         adapted(http_client(url, &o), kind::Http, options.input_handlers, None)
+    }
+
+    /// The generation found on the first request (`None` until then), or named by the options:
+    /// `"2026-07-28"` or `"2025-11-25"`.
+    ///
+    /// ```no_run
+    /// # fn f(client: mcp_tasks_wasm::HttpClient) {
+    /// let speaks_core_tasks = client.generation().as_deref() == Some("2025-11-25");
+    /// # }
+    /// ```
+    pub fn generation(&self) -> Option<String> {
+        js_sys::Reflect::get(self.as_js(), &JsValue::from_str("generation")).ok().and_then(|g| g.as_string())
     }
 
     /// Sends `server/discover` once (the answer is cached; a failure is not): the server's

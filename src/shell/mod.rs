@@ -61,7 +61,7 @@ pub(crate) use journal::Each;
 // Conversions between JS and Rust values, and the JS-backed client.
 pub(crate) use interop::from_js::client::{call_and_forget, call_method};
 pub(crate) use interop::from_js::{deserialize, is_safe_web_url};
-pub(crate) use interop::to_js::{serialize, set_client_id, transport_options};
+pub(crate) use interop::to_js::{serialize, set_client_id, set_key, transport_options};
 #[cfg(feature = "js")]
 pub(crate) use interop::Js;
 pub use js_client::JsBacked;

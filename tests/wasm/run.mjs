@@ -34,7 +34,7 @@ import { launch } from "../browser/chromium.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const base = { ...process.env, CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: "wasm-bindgen-test-runner" };
-const tests = ["wasm_driver", "rust_clients", "rust_api"];
+const tests = ["wasm_driver", "rust_clients", "rust_api", "rust_generations"];
 const only = process.argv.slice(2);
 for (const t of only) if (!tests.includes(t)) throw new Error(`unknown test ${t} (known: ${tests.join(", ")})`);
 
@@ -198,6 +198,21 @@ if (!only.length || only.includes("rust_api")) {
     await testServer?.close();
     await Promise.all(real.map((s) => s.stop()));
     stopAll();
+  }
+}
+if (!only.length || only.includes("rust_generations")) {
+  // The Rust API on an MCP 2025-11-25 server (@modelcontextprotocol/sdk 1.32.2, tests/servers/sdk).
+  const { startSdkServer } = await import("../servers/sdk/launch.mjs");
+  let sdk;
+  try {
+    sdk = await startSdkServer({ pollMs: 100 });
+    console.log(`MCP_SDK_URL=${sdk.url}`);
+    failed += await runModes("rust_generations", { MCP_SDK_URL: sdk.url });
+  } catch (e) {
+    failed++;
+    console.log(`FAIL rust_generations setup: ${e?.stack ?? e}`);
+  } finally {
+    await sdk?.stop();
   }
 }
 process.exit(failed ? 1 : 0);
