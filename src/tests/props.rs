@@ -34,6 +34,12 @@ proptest! {
     fn every_world_keeps_the_engine_contract(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
         harness::run_bytes(&bytes);
     }
+
+    /// Every MCP 2025-11-25 world keeps its rules (`crate::fuzzing::core`).
+    #[test]
+    fn every_core_tasks_world_keeps_its_rules(bytes in proptest::collection::vec(any::<u8>(), 0..1024)) {
+        crate::fuzzing::core::play(&bytes);
+    }
 }
 
 /// Deterministic pseudo-random inputs (xorshift), for the generator check.
