@@ -1,6 +1,6 @@
 // `npm test`: installs what is missing (scripts/setup.sh), builds the package, then runs every test:
 // native engine tests (scenarios and property tests), the async shell's wasm-bindgen tests (Node and
-// headless Chromium) and a 60 s fuzz run, lints, the test server's own tests, the Node tests of the built package, the
+// headless Chromium) and a 45 s fuzz run of each target, lints, the test server's own tests, the Node tests of the built package, the
 // type check, headless Chromium, the fault matrix, the hostile-values matrix and the robustness matrix
 // (bounded answers, redirects, malformed messages, long timers, sparse arrays, stdio, a starved module;
 // Node and Chromium), a trap in a test build (Node and Chromium), the interop matrix against
@@ -20,7 +20,7 @@ const steps = [
   ["size budget", "node", ["scripts/size.mjs", "--check"]],
   ["rust tests", "cargo", ["test", "--quiet"]],
   ["rust wasm", "node", ["tests/wasm/run.mjs"]],
-  ["fuzz 60 s", "bash", ["tests/fuzz/short.sh", "60"]],
+  ["fuzz 2×45 s", "bash", ["tests/fuzz/short.sh", "45"]],
   ["rust fmt", "cargo", ["fmt", "--check"]],
   ["module cycles", "node", ["scripts/cycles.mjs"]],
   ["clippy native", "cargo", ["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]],
