@@ -9,6 +9,12 @@ export interface JournalEntry {
   taskId: string;
   /** The tool that created the task, when the journal saw it created; else null. */
   tool: string | null;
+  /** The generation the client spoke when the task was journaled ("2026-07-28", "2025-11-25"), and
+   * its session's id (HTTP's `Mcp-Session-Id`, 2025-11-25 only); null when the client did not say.
+   * Kept from the first client that knew them: a resumed wait whose client has no session open yet
+   * leaves them as they are (see docs/generations.md, "Journal"). */
+  generation: Generation | null;
+  sessionId: string | null;
   /** The task's `createdAt` and `ttlMs` as last seen (null when not known). */
   createdAt: string | null;
   ttlMs: number | null;

@@ -108,6 +108,13 @@ pub trait Client {
         None
     }
 
+    /// The session the client has open with its server: the generation it speaks and, where the
+    /// transport names its sessions (HTTP's `Mcp-Session-Id`), the session's id — what a journal entry
+    /// records. `(None, None)`: not known (no session yet, or a client that does not say).
+    fn session_id(&self) -> (Option<String>, Option<String>) {
+        (None, None)
+    }
+
     /// MCP 2025-11-25: answers the server's request `id` with `Ok(result)` or with the JSON-RPC error
     /// `Err({code, message})`: resolves once the answer was sent. `None`: the client cannot answer the
     /// server's requests.

@@ -192,4 +192,10 @@ impl<K> Client for JsBacked<K> {
     fn id(&self) -> Option<String> {
         field(&self.object, "id").and_then(|id| id.as_string()).filter(|id| !id.is_empty())
     }
+
+    /// The object's `generation` and `sessionId`, when they are strings.
+    fn session_id(&self) -> (Option<String>, Option<String>) {
+        let text = |key| field(&self.object, key).and_then(|v| v.as_string());
+        (text("generation"), text("sessionId"))
+    }
 }

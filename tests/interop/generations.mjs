@@ -11,7 +11,7 @@ function assert(cond, message) {
 const show = (v) => JSON.stringify(v)?.slice(0, 600);
 const text = (out) => out?.result?.content?.[0]?.text;
 
-export function generationScenarios(lib, server) {
+export function generationScenarios(lib, server, journalLib) {
   const { httpClient, callTool, awaitTask, callAndAwait, cancelTask, getTask, updateTask, listTasks } = lib;
   const asked = [];
   const inputHandlers = {
@@ -172,6 +172,48 @@ export function generationScenarios(lib, server) {
       assert(out.tag === "error" && out.error.kind === "transport" && out.error.data?.sessionLost === true, show(out));
       const later = await getTask(c, created.status.taskId);
       assert(later.tag === "error" && later.error.data?.sessionLost === true && c.sessionId === id, show(later));
+    }]);
+  }
+  if (journalLib && !server.client && !server.unaware) {
+    // A store over a Map (Node has no IndexedDB): what the journal wrote, as it wrote it.
+    const memory = () => {
+      const m = new Map();
+      return { m, get: async (k) => m.get(k), put: async (k, e) => void m.set(k, e), delete: async (k) => void m.delete(k), list: async () => [...m.values()] };
+    };
+    list.push(["journal: a journaled wait drives the task's input; the entry records the generation and the session", async () => {
+      const store = memory();
+      const c = fresh({ inputHandlers });
+      const before = asked.length;
+      const out = await journalLib.callAndAwait(c, "ask", {}, { journal: store });
+      assert(out.tag === "ok" && text(out) === 'ask: accept {"name":"Ada"}' && asked.length === before + 1, show(out));
+      assert(store.m.size === 0, `the entry outlived the task: ${show([...store.m.values()])}`);
+      const created = await journalLib.callTool(c, "slow", { ms: 3000 }, { journal: store });
+      assert(created.tag === "task", show(created));
+      const [entry] = store.m.values();
+      assert(store.m.size === 1 && entry.taskId === created.status.taskId && entry.tool === "slow", show(entry));
+      assert(entry.generation === "2025-11-25" && entry.sessionId === c.sessionId && entry.status?.ttlMs === 300_000 && !("ttl" in entry.status), show(entry));
+      // The same client (its session open) resumes the wait: ok, the entry gone.
+      const outcomes = [];
+      await journalLib.resumeTasks(c, store, { onOutcome: (o) => outcomes.push(o) });
+      assert(outcomes.length === 1 && outcomes[0].tag === "ok" && text(outcomes[0]) === "slept 3000 ms" && store.m.size === 0, show(outcomes));
+      await c.close();
+    }]);
+    list.push(["journal: a wait resumed on a new session (a reload) ends with the server's -32602 at once, its entry dropped", async () => {
+      const store = memory();
+      const c = fresh({});
+      const created = await journalLib.callTool(c, "forever", {}, { journal: store });
+      assert(created.tag === "task" && store.m.size === 1, show(created));
+      const old = c.sessionId;
+      const reloaded = fresh({});
+      const t0 = performance.now();
+      const outcomes = [];
+      await journalLib.resumeTasks(reloaded, store, { onOutcome: (o) => outcomes.push(o), timeoutMs: 20_000 });
+      const ms = performance.now() - t0;
+      assert(outcomes.length === 1 && outcomes[0].tag === "error" && outcomes[0].error.code === -32602 && ms < 5000, `${Math.round(ms)} ms: ${show(outcomes)}`);
+      assert(store.m.size === 0 && reloaded.sessionId !== old, `entries left: ${show([...store.m.values()])}`);
+      await cancelTask(c, created.status.taskId);
+      await c.close();
+      await reloaded.close();
     }]);
   }
   return list.map(([name, fn]) => ({ name: `${server.name}: ${name}`, fn }));

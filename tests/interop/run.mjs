@@ -13,6 +13,8 @@ import { sdkStdioSpec, startSdkServer } from "../servers/sdk/launch.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const lib = await import(new URL(`../../${process.env.PKG_DIR ?? "pkg"}/node.js`, import.meta.url).href);
+/** The journal entry (its own module), for the journaled 2025-11-25 scenarios. */
+const journalLib = await import(new URL(`../../${process.env.PKG_DIR ?? "pkg"}/journal/node.js`, import.meta.url).href);
 
 let failed = 0;
 let servers = [];
@@ -50,7 +52,7 @@ try {
   ];
   for (const s of older) {
     console.log(`${s.name} ready at ${s.url} (pid ${s.pid})`);
-    failed += await runScenarios(generationScenarios(lib, s), (l) => console.log(`node ${l}`));
+    failed += await runScenarios(generationScenarios(lib, s, journalLib), (l) => console.log(`node ${l}`));
   }
   for (const unaware of [false, true]) {
     const spec = sdkStdioSpec({ pollMs: 100, tasksUnaware: unaware });

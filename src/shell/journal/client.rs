@@ -8,6 +8,7 @@ use super::entry::response_keys;
 use super::lock::hold;
 use super::record::Record;
 use crate::json::Json;
+use crate::proto::core_tasks::{read_core_call_result, CoreCallReply};
 use crate::shell::callbacks::Reply;
 use crate::shell::callbacks::{HandlerFn, Handlers, StatusFn};
 use crate::shell::client::{Client, RequestOptions};
@@ -40,15 +41,16 @@ impl Client for JournaledClient {
             return reply;
         }
         let record = self.record.clone();
+        let session = self.inner.clone();
         Box::pin(async move {
             let r = reply.await?;
             if let Some(keys) = keys {
                 record.acked(keys);
             }
             let Some(tool) = tool else { return Ok(r) };
-            let task_id = r.get_str("taskId").filter(|_| r.get_str("resultType").as_deref() == Some("task"));
-            if let Some(task_id) = task_id.filter(|_| record.task_id().is_none()) {
-                record.open(&task_id, Some(tool), Some(r.clone())).await;
+            let created = created_task(&r).filter(|_| record.task_id().is_none());
+            if let Some((task_id, status)) = created {
+                record.open(&task_id, Some(tool), Some(status), session.session_id()).await;
                 record.keep_lock(hold(&record.journal().server, &task_id));
             }
             Ok(r)
@@ -63,12 +65,42 @@ impl Client for JournaledClient {
         self.inner.client_capabilities()
     }
 
+    fn id(&self) -> Option<String> {
+        self.inner.id()
+    }
+
+    fn session(&self, timeout: Option<Duration>) -> Option<Reply> {
+        self.inner.session(timeout)
+    }
+
+    fn session_id(&self) -> (Option<String>, Option<String>) {
+        self.inner.session_id()
+    }
+
+    fn respond(&self, id: JsValue, answer: Result<JsValue, JsValue>) -> Option<Reply> {
+        self.inner.respond(id, answer)
+    }
+
     fn request_timeout(&self) -> Option<Duration> {
         self.inner.request_timeout()
     }
 
     fn input_handlers(&self) -> Handlers {
         journaled_handlers(&self.record, self.inner.input_handlers())
+    }
+}
+
+/// The task a `tools/call` answer created and its status: a 2026-07-28 `{resultType: "task", taskId,
+/// …}`, or a 2025-11-25 CreateTaskResult `{task}` (no `resultType`; its status read into the 2026
+/// shape, as the engine reads it).
+fn created_task(r: &JsValue) -> Option<(String, JsValue)> {
+    match r.get_str("resultType").as_deref() {
+        Some("task") => r.get_str("taskId").map(|id| (id, r.clone())),
+        None => match read_core_call_result(r.clone()) {
+            Ok(CoreCallReply::Task(t)) => Some((t.task_id, t.object)),
+            _ => None,
+        },
+        Some(_) => None,
     }
 }
 

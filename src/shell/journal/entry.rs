@@ -6,6 +6,7 @@
 use crate::json::Json;
 use crate::shell::interop::from_js::{entries, field, text_of};
 use crate::shell::interop::to_js::{js_string, js_text, set_key};
+use super::record::Session;
 use js_sys::{Array, Object};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -42,8 +43,9 @@ fn with(entry: &JsValue, key: &str, value: &JsValue) -> JsValue {
 
 /// The entry of `task_id` as a call opens it: what a store gave (`stored`, when it is an object of
 /// that task; fields of the wrong type read as `null`, answered items without a key are dropped), else
-/// a new one journaled now; `tool`, when known, replaces the stored one.
-pub(crate) fn open(stored: &JsValue, server: &str, task_id: &str, tool: Option<String>) -> JsValue {
+/// a new one journaled now; `tool`, when known, replaces the stored one, and so do the `generation` and
+/// `sessionId` of `session` (the client's; unknown ones keep the stored ones).
+pub(crate) fn open(stored: &JsValue, server: &str, task_id: &str, tool: Option<String>, session: Session) -> JsValue {
     let known = stored.is_object() && stored.get_str("taskId").as_deref() == Some(task_id);
     let stored = if known { stored } else { &JsValue::UNDEFINED };
     let kept = Array::new();
@@ -53,10 +55,14 @@ pub(crate) fn open(stored: &JsValue, server: &str, task_id: &str, tool: Option<S
         kept.push(&item(key, hash, field(&a, "answer")));
     }
     let journaled_at = field(stored, "journaledAt").filter(|n| n.as_f64().is_some());
+    let latest = |now: Option<String>, key| now.map_or_else(|| text(stored, key), |v| JsValue::from_str(&v));
+    let (generation, session_id) = session;
     JsValue::object(vec![
         ("server", field(stored, "server").filter(JsValue::is_string).unwrap_or_else(|| JsValue::from_str(server))),
         ("taskId", js_text(task_id)),
-        ("tool", tool.map_or_else(|| text(stored, "tool"), |t| JsValue::from_str(&t))),
+        ("tool", latest(tool, "tool")),
+        ("generation", latest(generation, "generation")),
+        ("sessionId", latest(session_id, "sessionId")),
         ("createdAt", text(stored, "createdAt")),
         ("ttlMs", number(stored, "ttlMs")),
         ("status", field(stored, "status").unwrap_or(JsValue::NULL)),

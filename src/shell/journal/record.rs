@@ -63,10 +63,13 @@ fn detail(e: &JsValue) -> String {
     .unwrap_or_else(|_| "unreadable error".to_owned())
 }
 
+/// The generation and the session id a client has open (`Client::session_id`).
+pub(crate) type Session = (Option<String>, Option<String>);
+
 /// A write to the store.
 enum Write {
     /// Load (or create) the entry of the task and journal the status it came with.
-    Open { task_id: String, tool: Option<String>, status: Option<JsValue> },
+    Open { task_id: String, tool: Option<String>, status: Option<JsValue>, session: Session },
     /// A new status.
     Status(JsValue),
     /// An answer for a key (with its hash).
@@ -146,15 +149,16 @@ impl Record {
         items.iter().map(|a| (a.get_str("key").unwrap_or_default(), field(&a, "answer"))).collect()
     }
 
-    /// Loads (or creates) the entry of `task_id` and journals `status`; resolves once it is stored
-    /// (or failed).
+    /// Loads (or creates) the entry of `task_id` and journals `status` and the client's `session`
+    /// (`Client::session_id`); resolves once it is stored (or failed).
     pub(crate) fn open(
         self: &Rc<Self>,
         task_id: &str,
         tool: Option<String>,
         status: Option<JsValue>,
+        session: Session,
     ) -> impl Future<Output = ()> + '_ {
-        let seq = self.enqueue(Write::Open { task_id: task_id.to_owned(), tool, status });
+        let seq = self.enqueue(Write::Open { task_id: task_id.to_owned(), tool, status, session });
         self.written(seq)
     }
 
@@ -262,9 +266,9 @@ impl Record {
     fn apply(&self, w: Write, got: &JsValue) -> Option<(String, JsValue)> {
         let mut s = self.state.borrow_mut();
         let next = match w {
-            Write::Open { task_id, tool, status } => {
+            Write::Open { task_id, tool, status, session } => {
                 let server = &self.journal.server;
-                let opened = entry::open(got, server, &task_id, tool);
+                let opened = entry::open(got, server, &task_id, tool, session);
                 s.key = key_of(server, &task_id);
                 match &status {
                     Some(status) => entry::see(&opened, status),
