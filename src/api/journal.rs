@@ -28,6 +28,11 @@ pub struct PendingTask {
     pub server: String,
     /// The tool that created it, when known.
     pub tool: Option<String>,
+    /// The generation its client spoke (`"2026-07-28"`, `"2025-11-25"`), when known.
+    pub generation: Option<String>,
+    /// Its MCP 2025-11-25 session's id (HTTP's `Mcp-Session-Id`), when known: a task belongs to its
+    /// session, and a wait resumed on another session ends with the server's "no such task".
+    pub session_id: Option<String>,
     /// The last status seen.
     pub status: Option<TaskStatus>,
     /// The entry, as the store gave it.
@@ -40,6 +45,8 @@ impl PendingTask {
             task_id: entry.get_str("taskId").unwrap_or_default(),
             server: entry.get_str("server").unwrap_or_default(),
             tool: entry.get_str("tool"),
+            generation: entry.get_str("generation"),
+            session_id: entry.get_str("sessionId"),
             status: entry.get("status").and_then(|s| TaskStatus::from_js(&s)),
             entry: entry.clone(),
         }
