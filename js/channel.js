@@ -13,7 +13,8 @@
 // - `listen(params, {signal?})` sends `subscriptions/listen` and resolves with an async iterator of the
 //   notifications routed to it; `return()` or the signal ends it (and sends `notifications/cancelled`);
 //   the listen's result ends it, its error rejects `next()`. More than 10 000 unread notifications fail
-//   the stream.
+//   the stream. Speaking 2025-11-25 it sends nothing (no subscription there): the iterator hears the
+//   session's `notifications/tasks/status` of its `taskIds` as they arrive.
 // - `fail(id, error)` fails one request or listen by its message id (every pending request when `id`
 //   is undefined); `close(error?)` fails everything open, later requests reject at once.
 //
@@ -22,7 +23,8 @@
 // `error` beside a `method` — fails that request or listen at once with an `McpProtocolError` (status
 // 0, `response`: the message, `retryable: false`); a notification with
 // `_meta["io.modelcontextprotocol/subscriptionId"]` goes to that listen; without one a
-// `notifications/tasks` goes to every listen whose `taskIds` hold its `taskId`, and an acknowledgement
+// `notifications/tasks` (2025-11-25: `notifications/tasks/status`) goes to every listen whose `taskIds`
+// hold its `taskId`, and an acknowledgement
 // to every listen not yet acknowledged whose `taskIds` meet its own; anything else (a server→client
 // request, garbage such as an id alone) is ignored. What application objects do (getters, Proxy traps,
 // a throwing `send`) never escapes: a read that throws counts as absent, a throw becomes the request's
@@ -127,7 +129,7 @@ function targets(streams, ownId, method, params) {
   const sub = ownId(readKey(readKey(params, "_meta"), SUBSCRIPTION_ID));
   const open = [...streams].filter(([, s]) => !s.end);
   if (sub !== undefined) return open.filter(([id]) => id === sub);
-  if (method === "notifications/tasks") {
+  if (method === "notifications/tasks" || method === "notifications/tasks/status") {
     const task = readKey(params, "taskId");
     return typeof task === "string" ? open.filter(([, s]) => s.taskIds.includes(task)) : [];
   }
@@ -303,7 +305,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     s.untie = nothing;
     wakeReader(id, s);
     if (tell && error === undefined) streams.delete(id);
-    if (tell && wasOpen) cancelled(id, "the client closed the stream");
+    if (tell && wasOpen && !s.local) cancelled(id, "the client closed the stream");
   }
 
   /** Ends open stream `id` with `error` (the server's or the transport's; undefined: a clean end);
@@ -323,16 +325,18 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
   }
 
   /** `subscriptions/listen` (see the module comment): the iterator of its notifications, or a
-   * rejection; never throws. */
+   * rejection; never throws. In a 2025-11-25 session nothing is sent (that generation has no
+   * subscription): the iterator hears the session's `notifications/tasks/status` of its `taskIds`. */
   function listen(params, opts) {
     try {
       const [ready, signal] = prepare("subscriptions/listen", params, opts);
       const id = ++lastId;
       const notifications = readKey(ready, "notifications");
-      const s = { taskIds: strings(readKey(notifications, "taskIds")), acked: false, queue: [], untie: nothing };
+      const local = speaking === CORE_TASKS_VERSION;
+      const s = { taskIds: strings(readKey(notifications, "taskIds")), acked: local, local, queue: [], untie: nothing };
       streams.set(id, s);
       s.untie = tie(signal, undefined, () => endStream(id, undefined, true));
-      const failed = streams.has(id) && sendRequest(id, "subscriptions/listen", ready);
+      const failed = streams.has(id) && !local && sendRequest(id, "subscriptions/listen", ready);
       if (failed) {
         s.untie();
         streams.delete(id);

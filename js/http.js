@@ -324,9 +324,84 @@ export function httpClient(url, options) {
 
   }
 
+  /** The session's GET event stream (MCP 2025-11-25), shared by the listens on it: opened with the
+   * first, aborted after the last; `failed` rejects when it cannot be had (a server without one
+   * answers 405), breaks or ends. Its messages go to the channel, which hands each listen the
+   * `notifications/tasks/status` of its task. */
+  let sessionStream;
+  function openSessionStream() {
+    const controller = new AbortController();
+    let reject;
+    const failed = new Promise((_, r) => (reject = r));
+    failed.then(nothing, nothing);
+    const g = { users: 0, failed, close: () => attempt(() => controller.abort()) };
+    (async () => {
+      const user = typeof headers === "function" ? await headers(undefined, undefined) : headers;
+      const h = requestHeaders(user, undefined, undefined, open());
+      h.set("Accept", "text/event-stream");
+      h.delete("Content-Type");
+      const init = { method: "GET", headers: h, signal: controller.signal, redirect: "manual" };
+      const response = await (customFetch ?? globalThis.fetch)(href, init);
+      const status = Number(response.status);
+      const reader = attempt(() => response.body?.getReader());
+      try {
+        if (!(status >= 200 && status < 300) || !isEventStream(response.headers.get("content-type")) || !reader) {
+          throw new McpHttpError(`GET: HTTP ${status}: the session has no event stream`, { status });
+        }
+        const decoder = new TextDecoder();
+        const parser = sseParser((type, data) => {
+          const msg = type === "" || type === "message" ? attempt(() => JSON.parse(data)) : undefined;
+          if (isObjectLike(msg)) receive(msg);
+        });
+        for (let step; (step = await reader.read()).done !== true; ) {
+          if (!parser.push(decoder.decode(bytesOf(step), { stream: true }))) throw new RangeError("an event of the stream is larger than 8 MB");
+        }
+        throw new McpHttpError("GET: the session's event stream ended", { status });
+      } finally {
+        if (reader) attempt(() => reader.cancel().then(nothing, nothing));
+      }
+    })().catch((e) => {
+      if (sessionStream === g) sessionStream = undefined;
+      reject(attempt(() => e?.name) === "McpHttpError" ? e : new McpHttpError(`GET: network error: ${describe(e)}`, { cause: e }));
+    });
+    return g;
+  }
+
+  /** A listen on a 2025-11-25 session: the channel's (it sends nothing), fed by the session's GET
+   * stream; `next()` rejects once that stream fails (the wait then polls). */
+  async function sessionListen(params, opts) {
+    const it = await channelListen(params, opts);
+    const g = (sessionStream ??= openSessionStream());
+    g.users += 1;
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      g.users -= 1;
+      if (g.users === 0 && sessionStream === g) {
+        sessionStream = undefined;
+        g.close();
+      }
+    };
+    const ended = (e) => {
+      leave();
+      it.return();
+      throw e;
+    };
+    return {
+      next: () => Promise.race([it.next(), g.failed]).then((s) => (s.done && leave(), s), ended),
+      return: () => (leave(), it.return()),
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
   /** `subscriptions/listen`: resolves once the stream is open (rejects when it is refused or fails
-   * first) with an iterator over its notifications; `next()` calls are answered in order. */
+   * first) with an iterator over its notifications; `next()` calls are answered in order. On a
+   * 2025-11-25 session: the session's stream (`sessionListen`). */
   function listen(params, opts) {
+    if (open()) return sessionListen(params, opts);
     const stream = listenState();
     handoff = { status: 0, stream };
     const started = channelListen(params, opts);
@@ -396,6 +471,7 @@ export function httpClient(url, options) {
   async function end() {
     const open = s.id !== undefined && !s.gone ? { id: s.id, version: s.version } : undefined;
     s.lost(new McpHttpError("the client closed", { retryable: false }));
+    sessionStream?.close();
     close();
     if (!open) return;
     try {

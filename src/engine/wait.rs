@@ -13,8 +13,11 @@
 //! - past `createdAt + ttlMs` without a terminal status, one more read decides (`-32602` = expired);
 //! - an open listen stream silent for `listenCheckMs` gets one safety read.
 //!
-//! On an MCP 2025-11-25 server (core tasks) the wait polls (`listen` too: that generation has no
-//! subscription to a task); a task that ended gives its result through one `tasks/result`; while the
+//! On an MCP 2025-11-25 server (core tasks) a task that ended gives its result through one
+//! `tasks/result`; `listen` hears the session's `notifications/tasks/status` (the whole task, for every
+//! task of the session): that generation has no subscription, so the stream counts as open at once (the
+//! read that follows an acknowledgement is made then), and a stream that fails, ends or cannot be had
+//! gives way to polling at once; while the
 //! task needs input a `tasks/result` is held open for the rest of the wait, and the server's requests
 //! on it (`Event::ServerRequest`) go to the input desk one by one, each answered with its own JSON-RPC
 //! response (a key is the request's id, see [`crate::proto::core_tasks::request_key`]).
@@ -207,7 +210,7 @@ impl<J: Json> Wait<J> {
             last: None,
             next_poll: None,
             poll_settled: None,
-            listening: opts.listen && !core,
+            listening: opts.listen,
             stream: Stream::Off,
             poll_failures: 0,
             listen_failures: 0,
@@ -700,6 +703,11 @@ impl<J: Json> Wait<J> {
         self.stream = Stream::Opening { expires };
         self.next_poll = None;
         self.out.push_back(Action::OpenStream { call: Call::Listen { task_id: self.task_id.clone() } });
+        if self.core {
+            // Nothing acknowledges a 2025-11-25 stream: what changed before it opened is read now.
+            self.stream = Stream::Open { heard: now };
+            self.read_soon(now);
+        }
     }
 
     fn on_stream(&mut self, event: StreamEvent<J>, now: Millis) {
@@ -707,6 +715,8 @@ impl<J: Json> Wait<J> {
             return; // a late event from a stream already given up
         }
         match event {
+            // A 2025-11-25 session without the stream (or whose stream broke): polls, as it always can.
+            StreamEvent::Unsupported | StreamEvent::Failed(_) if self.core => self.fall_back(now),
             StreamEvent::Unsupported => self.fail(TaskError::listen_unsupported()),
             StreamEvent::End => self.fall_back(now),
             StreamEvent::Failed(v) => match (self.stream, read_rejection(v)) {
@@ -757,17 +767,27 @@ impl<J: Json> Wait<J> {
                     self.fall_back(now);
                 }
             }
-            (Stream::Open { .. }, Some("notifications/tasks")) => {
+            (Stream::Open { .. }, Some(name)) if name == self.status_notification() => {
                 if params.get_str("taskId").as_deref() != Some(self.task_id.as_str()) {
                     return; // another task's event
                 }
                 self.stream = Stream::Open { heard: now };
-                match read_task(&params, Source::Pushed) {
-                    Ok(view) => self.observe(view, now, "notifications/tasks"),
-                    Err(e) => self.fail(TaskError::protocol("notifications/tasks", e, m)),
+                let read = if self.core { read_core_task(&params) } else { read_task(&params, Source::Pushed) };
+                match read {
+                    Ok(view) => self.observe(view, now, self.status_notification()),
+                    Err(e) => self.fail(TaskError::protocol(self.status_notification(), e, m)),
                 }
             }
             _ => {} // events before the acknowledgement, other notifications: ignored
+        }
+    }
+
+    /// The notification that carries a task's status on the stream.
+    fn status_notification(&self) -> &'static str {
+        if self.core {
+            "notifications/tasks/status"
+        } else {
+            "notifications/tasks"
         }
     }
 

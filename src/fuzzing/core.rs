@@ -3,7 +3,8 @@
 //! steps (`updateTask`, `listTasks`), under the session gate ([`Opening`]). Plain bytes decode, one
 //! byte at a time, into the machine, its options and up to 300 moves of the server (answers of every
 //! shape to each request in flight, the server's own requests — for the task, another task, without
-//! an id, malformed, repeated —, transport failures), the application (handler answers valid or not,
+//! an id, malformed, repeated —, transport failures, the session's status stream: statuses of this
+//! task and others, malformed, its end, failure or absence), the application (handler answers valid or not,
 //! throws, an abort, a cancel asked) and the clock.
 //!
 //! What is checked after every step (a broken rule panics, with the run's history):
@@ -12,6 +13,7 @@
 //! - a key is asked at most once in a part of the run, and only after the server sent its request;
 //! - each server request is answered at most once with a result (again only after that answer was
 //!   lost), never both answered and refused, and never answered unless asked;
+//! - a stream opens only with `listen`, one at a time, closes only when open, and never outlives the end;
 //! - a bounded call ends by its deadline (plus the time of one move);
 //! - `wake_at` never asks to be woken in the past.
 
@@ -21,7 +23,7 @@ use crate::engine::session::Opening;
 use crate::engine::settings::{HandlerSet, InputMode, Retry, TimeLimits, WaitSettings};
 use crate::engine::step::Step;
 use crate::engine::wait::{TaskRef, Wait};
-use crate::engine::{AbortScope, Action, AskId, End, Event, Machine, ReqId};
+use crate::engine::{AbortScope, Action, AskId, End, Event, Machine, ReqId, StreamEvent};
 use crate::proto::core_tasks::{request_key, Generation};
 use crate::proto::request::Call;
 use crate::proto::rpc::{read_rejection, RequestEnd};
@@ -112,8 +114,14 @@ fn server_request(b: &mut Bytes<'_>) -> Value {
     let task = ["t1", "t1", "other"][usize::from(b.pick(3))];
     let meta = json!({"io.modelcontextprotocol/related-task": {"taskId": task}});
     let (method, params) = match b.pick(5) {
-        0 => ("elicitation/create", json!({"mode": "form", "message": "?", "requestedSchema": {"type": "object", "properties": {}}, "_meta": meta})),
-        1 => ("elicitation/create", json!({"mode": "url", "message": "?", "url": "javascript:x", "elicitationId": "e", "_meta": meta})),
+        0 => (
+            "elicitation/create",
+            json!({"mode": "form", "message": "?", "requestedSchema": {"type": "object", "properties": {}}, "_meta": meta}),
+        ),
+        1 => (
+            "elicitation/create",
+            json!({"mode": "url", "message": "?", "url": "javascript:x", "elicitationId": "e", "_meta": meta}),
+        ),
         2 => ("sampling/createMessage", json!({"messages": [], "maxTokens": 1, "_meta": meta})),
         3 => ("roots/list", json!({"_meta": meta})),
         _ => ("unknown/method", json!({"_meta": meta})),
@@ -137,6 +145,9 @@ struct World {
     ended: Option<u64>,
     /// `updateTask`: the application answers by hand (keys it was never asked).
     manual: bool,
+    /// The wait may listen; the session's status stream is open.
+    listen: bool,
+    stream_open: bool,
     history: Vec<String>,
 }
 
@@ -203,7 +214,8 @@ impl World {
                 self.asks.push(ask);
             }
             Action::AskAll { ask, status } => {
-                let keys: Vec<String> = status["inputRequests"].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+                let keys: Vec<String> =
+                    status["inputRequests"].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
                 for key in keys {
                     if self.asked.contains(&key) {
                         self.fail("a key asked twice (input function)");
@@ -213,6 +225,20 @@ impl World {
                 self.asks.push(ask);
             }
             Action::StopAsk { ask } => self.asks.retain(|a| *a != ask),
+            Action::OpenStream { .. } => {
+                self.history.push(format!("{} open stream", self.now));
+                if self.stream_open || !self.listen {
+                    self.fail("a stream opened while one is open, or without listen");
+                }
+                self.stream_open = true;
+            }
+            Action::CloseStream => {
+                self.history.push(format!("{} close stream", self.now));
+                if !self.stream_open {
+                    self.fail("a stream closed that is not open");
+                }
+                self.stream_open = false;
+            }
             // `callAndAwait`'s wait: its keys are its own (the call's requests were the plain call's).
             Action::NextPart => {
                 self.asked.clear();
@@ -225,6 +251,9 @@ impl World {
                     End::Rejection(_) => "rejection".to_owned(),
                 };
                 self.history.push(format!("{} end {what}", self.now));
+                if self.stream_open {
+                    self.fail("the end left the stream open");
+                }
                 self.ended = Some(self.now);
             }
             _ => {}
@@ -265,10 +294,11 @@ pub(crate) fn play(data: &[u8]) {
     let deadline_ms = [Some(500), Some(3_000), Some(60_000), None][usize::from(b.pick(4))];
     let limits = TimeLimits { deadline_ms, request_timeout_ms: [None, Some(200)][usize::from(b.pick(2))] };
     let generation = Generation::Core { tasks_for_tools: b.pick(2) == 0 };
-    let wait = WaitSettings { limits, input, generation, listen: b.pick(2) == 0, ..WaitSettings::default() };
+    let listen = b.pick(2) == 0;
+    let wait = WaitSettings { limits, input, generation, listen, ..WaitSettings::default() };
     let call = CallSettings { limits, input, generation, ..CallSettings::default() };
     let subject = b.pick(6);
-    let mut world = World { manual: subject == 2, ..World::default() };
+    let mut world = World { manual: subject == 2, listen, ..World::default() };
     // `callAndAwait`'s wait has a deadline of its own, from its start.
     let bound = deadline_ms.map(|d| if subject == 1 { 2 * d } else { d });
     let build: crate::engine::session::Build<Value> = Box::new(move |g, since, now| -> Box<dyn Machine<Value>> {
@@ -279,14 +309,36 @@ pub(crate) fn play(data: &[u8]) {
             1 => Box::new(CallAndAwait::start("x".into(), None, call, wait, false, since, now)),
             2 => {
                 let responses = json!({"2": {"action": "accept"}, "\"3\"": {"action": "decline"}});
-                Box::new(Step::start(Call::UpdateTaskRaw { task_id: "t1".into(), responses }, "t1".into(), limits, Retry::default(), g, since, now))
+                Box::new(Step::start(
+                    Call::UpdateTaskRaw { task_id: "t1".into(), responses },
+                    "t1".into(),
+                    limits,
+                    Retry::default(),
+                    g,
+                    since,
+                    now,
+                ))
             }
-            3 => Box::new(Step::start(Call::ListTasks { cursor: None }, String::new(), limits, Retry::default(), g, since, now)),
+            3 => Box::new(Step::start(
+                Call::ListTasks { cursor: None },
+                String::new(),
+                limits,
+                Retry::default(),
+                g,
+                since,
+                now,
+            )),
             4 => {
-                let seed = json!({"taskId": "t1", "status": "working", "ttlMs": 1000, "createdAt": "2026-09-01T08:00:00Z"});
-                Box::new(Wait::start(TaskRef::Status(seed), wait, &[], now, since, false).unwrap_or_else(|e| panic!("{e}")))
+                let seed =
+                    json!({"taskId": "t1", "status": "working", "ttlMs": 1000, "createdAt": "2026-09-01T08:00:00Z"});
+                Box::new(
+                    Wait::start(TaskRef::Status(seed), wait, &[], now, since, false).unwrap_or_else(|e| panic!("{e}")),
+                )
             }
-            _ => Box::new(Wait::start(TaskRef::TaskId("t1".into()), wait, &[], now, since, false).unwrap_or_else(|e| panic!("{e}"))),
+            _ => Box::new(
+                Wait::start(TaskRef::TaskId("t1".into()), wait, &[], now, since, false)
+                    .unwrap_or_else(|e| panic!("{e}")),
+            ),
         }
     });
     let mut m = Opening::new(build, deadline_ms, ("taskId", "t1".into()), 0);
@@ -338,6 +390,26 @@ pub(crate) fn play(data: &[u8]) {
                 Event::Answer { ask, value }
             }
             6 if b.pick(8) == 0 => Event::Abort { reason: json!("stop"), scope: AbortScope::All },
+            8 | 9 if world.stream_open && b.pick(2) == 0 => {
+                world.history.push(format!("{} stream event", world.now));
+                Event::Stream(match b.pick(8) {
+                    0..=3 => {
+                        let task = if b.pick(3) == 0 { "other" } else { "t1" };
+                        let method = if b.pick(6) == 0 { "notifications/tasks" } else { "notifications/tasks/status" };
+                        let params = if b.pick(8) == 0 { json!("not a task") } else { core_task(&mut b, task) };
+                        StreamEvent::Message(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+                    }
+                    4 => StreamEvent::End,
+                    5 => {
+                        let status = [405, 409, 0][usize::from(b.pick(3))];
+                        StreamEvent::Failed(json!({"name": "McpHttpError", "status": status}))
+                    }
+                    6 => StreamEvent::Unsupported,
+                    _ => {
+                        StreamEvent::Message(json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {}}))
+                    }
+                })
+            }
             7 if b.pick(4) == 0 => Event::Cancel,
             _ => {
                 let later = world.now + u64::from(b.byte()) * 20;

@@ -9,7 +9,7 @@ use crate::engine::session::Opening;
 use crate::engine::settings::{HandlerSet, InputMode, Retry, TimeLimits, WaitSettings};
 use crate::engine::step::Step;
 use crate::engine::wait::{TaskRef, Wait};
-use crate::engine::{Event, Machine};
+use crate::engine::{Event, Machine, StreamEvent};
 use crate::proto::core_tasks::Generation;
 use crate::proto::request::Call;
 use serde_json::{json, Value};
@@ -174,6 +174,48 @@ fn no_handler_gives_input_required_and_nothing_is_answered() {
     let out = sim.run(&mut w);
     assert_eq!(out["tag"], "input_required", "{:#?}", sim.trace);
     assert!(s.responses.borrow().is_empty() && sim.detached.is_empty(), "{:?}", sim.detached);
+}
+
+/// A `notifications/tasks/status` of the session's stream: the whole task, as its server sends it.
+fn status_event(id: &str, status: &str) -> StreamEvent<Value> {
+    let mut task = core_task(status);
+    task["taskId"] = json!(id);
+    StreamEvent::Message(json!({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": task}))
+}
+
+#[test]
+fn listen_hears_the_sessions_status_notifications_and_reads_once_at_the_start() {
+    // Polls would say working forever: only the stream's `completed` (after another task's) ends it.
+    let (_, f) = server(vec![core_task("working")], Some((0, Resp::Ok(0, result("done")))));
+    let mut sim =
+        Sim::new(f).stream(vec![(300, status_event("t2", "completed")), (500, status_event("t1", "completed"))]);
+    let opts = WaitSettings { listen: true, listen_check_ms: 60_000, ..wait_opts(InputMode::default()) };
+    let out = sim.run(&mut Wait::new(TaskRef::TaskId("t1".into()), opts, 0).unwrap());
+    assert_eq!(out, json!({"tag": "ok", "result": result("done")}), "{:#?}", sim.trace);
+    assert_eq!(sim.times("tasks/get"), vec![0], "one read as the stream opens, none after: {:#?}", sim.trace);
+    assert_eq!(sim.finished_at, Some(500), "{:#?}", sim.trace);
+    assert_eq!(sim.trace.iter().filter(|l| l.ends_with(" listen")).count(), 1, "{:#?}", sim.trace);
+    assert!(sim.statuses.iter().all(|s| s.get("ttl").is_none() && s["ttlMs"] == 600000), "{:?}", sim.statuses);
+}
+
+#[test]
+fn listen_on_a_session_without_its_stream_polls_at_once() {
+    for lost in [
+        StreamEvent::Unsupported,
+        StreamEvent::Failed(json!({"name": "McpHttpError", "status": 405})),
+        StreamEvent::End,
+    ] {
+        let (_, f) = server(
+            vec![core_task("working"), core_task("working"), core_task("completed")],
+            Some((0, Resp::Ok(0, result("done")))),
+        );
+        let mut sim = Sim::new(f).stream(vec![(10, lost.clone())]);
+        let opts = WaitSettings { listen: true, ..wait_opts(InputMode::default()) };
+        let out = sim.run(&mut Wait::new(TaskRef::TaskId("t1".into()), opts, 0).unwrap());
+        assert_eq!(out["tag"], "ok", "{lost:?}: {:#?}", sim.trace);
+        assert!(sim.times("tasks/get").len() >= 3, "{lost:?}: polled after the stream: {:#?}", sim.trace);
+        assert_eq!(sim.trace.iter().filter(|l| l.ends_with(" listen")).count(), 1, "never reopened: {:#?}", sim.trace);
+    }
 }
 
 #[test]

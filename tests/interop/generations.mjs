@@ -130,6 +130,33 @@ export function generationScenarios(lib, server, journalLib) {
         const second = await callAndAwait(c, "forever", {}, {}, { cancelSignal: button.signal });
         assert(second.tag === "cancelled", show(second));
       }],
+      ["listen: true hears the session's notifications/tasks/status (input too); without the stream it polls", async () => {
+        // Over HTTP a fetch that counts: a GET for the session's stream per wait (closed after its last
+        // listen), few tasks/get (polling at the server's 100 ms would read ~15 times in 1.5 s); a GET
+        // answered 405 falls back to polling.
+        const seen = { gets: 0, reads: 0 };
+        const counting = (refuse) => (url, init) => {
+          if (init?.method === "GET") {
+            seen.gets += 1;
+            if (refuse) return Promise.resolve(new Response("", { status: 405 }));
+          } else if (typeof init?.body === "string" && init.body.includes('"method":"tasks/get"')) seen.reads += 1;
+          return fetch(url, init);
+        };
+        const c = server.client ? client() : fresh({ inputHandlers, fetch: counting(false) });
+        const out = await callAndAwait(c, "slow", { ms: 1500 }, {}, { listen: true });
+        assert(out.tag === "ok" && text(out) === "slept 1500 ms", show(out));
+        const before = asked.length;
+        const asking = await callAndAwait(c, "ask", {}, {}, { listen: true });
+        assert(asking.tag === "ok" && text(asking) === 'ask: accept {"name":"Ada"}' && asked.length === before + 1, show(asking));
+        if (server.client) return;
+        assert(seen.gets === 2 && seen.reads <= 6, `listening: ${show(seen)}`);
+        await c.close();
+        seen.gets = seen.reads = 0;
+        const polling = fresh({ inputHandlers, fetch: counting(true) });
+        const fell = await callAndAwait(polling, "slow", { ms: 1000 }, {}, { listen: true });
+        assert(fell.tag === "ok" && text(fell) === "slept 1000 ms" && seen.gets === 1 && seen.reads >= 4, `no stream: ${show(seen)} ${show(fell)}`);
+        await polling.close();
+      }],
       ["a short timeout → -32001 with the last status", async () => {
         const c = client();
         const out = await callAndAwait(c, "forever", {}, { timeoutMs: 400 });

@@ -3,10 +3,10 @@
 //! (catching) into a new object; each change then makes a new object, and an object once made is never
 //! changed (the store may keep what it is given).
 
+use super::record::Session;
 use crate::json::Json;
 use crate::shell::interop::from_js::{entries, field, text_of};
 use crate::shell::interop::to_js::{js_string, js_text, set_key};
-use super::record::Session;
 use js_sys::{Array, Object};
 use wasm_bindgen::{JsCast, JsValue};
 
