@@ -17,6 +17,9 @@
 //! - a bounded call ends by its deadline (plus the time of one move);
 //! - `wake_at` never asks to be woken in the past.
 
+#![allow(clippy::panic)] // a broken rule is a panic, by design: libFuzzer and proptest catch it
+#![allow(clippy::indexing_slicing)] // its own JSON and small constant tables, indexed in range
+
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallSettings, CallTool};
 use crate::engine::session::Opening;
