@@ -3,7 +3,8 @@
 // .wasm, gzip -9 (bench/size.mjs), side by side with the same app on the official SDK + ext-tasks.
 // `npm run build` prints it; `npm test` runs it with --check, which fails when the figure is over
 // CEILING_KB, when `core::fmt` is linked, or when an app that uses only directClient or portClient
-// ships the HTTP client. `--breakdown` also prints where the module's bytes go (twiggy, when installed).
+// ships the HTTP client. `--breakdown` also prints where the module's code goes (by crate and module,
+// read from the function names), and what the MCP 2025-11-25 paths cost.
 //
 // Why a budget at all: every app that uses the library ships the whole module (a wasm module's exports
 // cannot be tree-shaken), so its size is paid on every page load; the figure is the app a user writes
@@ -75,30 +76,100 @@ if (process.argv.includes("--check")) {
   process.exit(failed ? 1 : 0);
 }
 
+/** The code of each function of a module with a name section: `[name, bytes]` (a body's bytes with
+ * its size prefix), in the module's order. */
+function functionSizes(bytes) {
+  let at = 8;
+  const leb = () => {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[at++];
+      v += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return v;
+    }
+  };
+  let imported = 0;
+  const bodies = [];
+  const names = new Map();
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = leb();
+    const end = at + size;
+    if (id === 2) {
+      for (let n = leb(); n > 0; n--) {
+        for (let k = 0; k < 2; k++) {
+          const len = leb(); // the module's name, then the field's
+          at += len;
+        }
+        const kind = bytes[at++];
+        if (kind === 0) (leb(), imported++);
+        else if (kind === 1) (at++, bytes[at++] & 1 ? (leb(), leb()) : leb());
+        else if (kind === 2) (bytes[at++] & 1 ? (leb(), leb()) : leb());
+        else at += 2;
+      }
+    } else if (id === 10) {
+      for (let n = leb(); n > 0; n--) {
+        const from = at;
+        const len = leb();
+        at += len;
+        bodies.push(at - from);
+      }
+    } else if (id === 0) {
+      const name = new TextDecoder().decode(bytes.subarray(at + 1, at + 1 + bytes[at]));
+      at += 1 + bytes[at];
+      while (name === "name" && at < end) {
+        const sub = bytes[at++];
+        const subEnd = leb() + at;
+        if (sub === 1) {
+          for (let n = leb(); n > 0; n--) {
+            const index = leb();
+            const len = leb();
+            names.set(index, new TextDecoder().decode(bytes.subarray(at, at + len)));
+            at += len;
+          }
+        }
+        at = subEnd;
+      }
+    }
+    at = end;
+  }
+  return bodies.map((b, i) => [names.get(i + imported) ?? `function ${i + imported}`, b]);
+}
+
 /** Where the module's bytes go, by crate and module: cargo's output through wasm-bindgen and wasm-opt
- * as the build does, keeping the function names, read by twiggy. */
+ * as the build does, keeping the function names; then what the MCP 2025-11-25 paths cost. */
 function breakdown(wasm) {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-size-"));
   try {
-    const dir = mkdtempSync(join(tmpdir(), "mcp-size-"));
     execFileSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "mcp_tasks_wasm", "--keep-debug", wasm]);
     const named = join(dir, "named.wasm");
     execFileSync(wasmOpt, [...wasmOptArgs, "--debuginfo", join(dir, "mcp_tasks_wasm_bg.wasm"), "-o", named]);
-    const out = execFileSync("twiggy", ["top", "-n", "100000", named], { encoding: "utf8", maxBuffer: 1 << 28 });
-    rmSync(dir, { recursive: true, force: true });
+    const bytes = readFileSync(named);
+    const functions = functionSizes(bytes);
     const by = new Map();
-    for (const line of out.split("\n")) {
-      const m = line.match(/^\s*(\d+)\s*┊\s*[\d.]+%\s*┊\s*(.*)$/);
-      if (!m || m[2].startsWith("...") || m[2].startsWith("Σ") || m[2].includes("names\" subsection")) continue;
-      const item = m[2].replace(/\[[0-9a-f]+\]/g, "").replace(/^<+/, "");
+    for (const [name, size] of functions) {
+      const item = name.replace(/\[[0-9a-f]+\]/g, "").replace(/^<+/, "");
       const path = item.match(/^([a-z_0-9]+)(?:::([a-z_0-9]+))?(?:::([a-z_0-9]+))?/);
       let key = path ? path[1] : item.slice(0, 24);
       if (path && key === "mcp_tasks_wasm") key += `::${path[2] ?? ""}::${path[3] ?? ""}`;
       if (item.includes("future_to_promise")) key = "the async exports' futures";
-      by.set(key, (by.get(key) ?? 0) + Number(m[1]));
+      by.set(key, (by.get(key) ?? 0) + size);
     }
-    console.log(`where the module's bytes go (raw bytes of code and data after wasm-opt, by crate and module; top ${process.env.TOP ?? 25}):`);
+    const total = functions.reduce((n, [, b]) => n + b, 0);
+    console.log(`where the module's code goes (raw bytes of function bodies after wasm-opt, ${kb(total)} KB in all, by crate and module; top ${process.env.TOP ?? 25}):`);
     for (const [k, v] of [...by].sort((a, b) => b[1] - a[1]).slice(0, +(process.env.TOP ?? 25))) console.log(`  ${String(v).padStart(7)}  ${k}`);
-  } catch {
-    console.log("(no breakdown: `cargo install twiggy` to see where the bytes go)");
+    // The functions that exist for MCP 2025-11-25 alone (its protocol reading, the session gate, the
+    // server's requests heard and answered, the pieces of the machines only that generation takes);
+    // its branches inside shared functions are not counted.
+    const corePaths = /proto::core_tasks|engine::session|inputs::hear|inputs::refusal|::on_page|::on_server_request|::on_core_answer|::on_core_result|::core_answers|::send_long|::on_result_stream|Generation|Opening/;
+    const core = functions.filter(([name]) => corePaths.test(name));
+    const coreBytes = core.reduce((n, [, b]) => n + b, 0);
+    const share = coreBytes / total;
+    console.log(`the MCP 2025-11-25 paths: ${core.length} functions of their own, ${kb(coreBytes)} KB raw (${(share * 100).toFixed(1)}% of the code, ≈ ${kb(share * s.wasm.gzip)} KB of the module's gzip) — its branches inside shared functions (the machines' handlers, the run, the arguments) come on top, and so do js/generation.js and the session code of the transports`);
+    for (const [name, size] of core.sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${String(size).padStart(7)}  ${name.replace(/\[[0-9a-f]+\]/g, "").slice(0, 110)}`);
+  } catch (e) {
+    console.log(`(no breakdown: ${e?.message ?? e})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
