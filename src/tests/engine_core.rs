@@ -2,7 +2,7 @@
 //! wait with `tasks/result` (its end, and input as the server's requests on it), the steps.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use super::sim::{Reaction, Resp, Sim};
+use super::sim::{next_or_last, Reaction, Resp, Sim};
 use crate::engine::both::CallAndAwait;
 use crate::engine::call::{CallSettings, CallTool};
 use crate::engine::session::Opening;
@@ -54,11 +54,7 @@ fn server(gets: Vec<Value>, result: Option<(u64, Resp)>) -> (Rc<Server>, impl Fn
     });
     let script = s.clone();
     let f = move |method: &str, params: &Value, _now: u64| match method {
-        "tasks/get" => {
-            let mut g = script.gets.borrow_mut();
-            let v = if g.len() > 1 { g.pop_front().unwrap() } else { g.front().cloned().unwrap() };
-            Resp::Ok(0, v)
-        }
+        "tasks/get" => Resp::Ok(0, next_or_last(&script.gets)),
         "tasks/result" => match script.result.borrow_mut().take() {
             Some((d, Resp::Ok(_, v))) => Resp::Ok(d, v),
             Some((d, Resp::Err(_, c, m))) => Resp::Err(d, c, m),

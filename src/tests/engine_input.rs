@@ -8,7 +8,7 @@ use crate::engine::settings::{HandlerSet, InputMode, ReadChunk, TimeLimits, Wait
 use crate::engine::wait::{TaskRef, Wait};
 use crate::proto::input::InputKind;
 use serde_json::{json, Value};
-use sim::{get_result, task_with, Reaction, Resp, Sim};
+use sim::{get_result, next_or_last, task_with, Reaction, Resp, Sim};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -54,11 +54,7 @@ fn server(gets: Vec<Value>) -> (Rc<Script>, impl FnMut(&str, &Value, u64) -> Res
     });
     let script = s.clone();
     let f = move |method: &str, params: &Value, _now: u64| match method {
-        "tasks/get" => {
-            let mut g = script.gets.borrow_mut();
-            let v = if g.len() > 1 { g.pop_front().unwrap() } else { g.front().cloned().unwrap() };
-            Resp::Ok(0, v)
-        }
+        "tasks/get" => Resp::Ok(0, next_or_last(&script.gets)),
         "tasks/update" => {
             script.updates.borrow_mut().push(params["inputResponses"].clone());
             match *script.update_answer.borrow() {

@@ -359,3 +359,9 @@ pub(crate) fn polls(answers: Vec<Resp>) -> impl FnMut(&str, &Value, u64) -> Resp
         _ => Resp::Never,
     }
 }
+
+/// The next of a script's answers, the last one repeating once the others are taken.
+pub(crate) fn next_or_last(answers: &std::cell::RefCell<std::collections::VecDeque<Value>>) -> Value {
+    let mut a = answers.borrow_mut();
+    if a.len() > 1 { a.pop_front() } else { a.front().cloned() }.unwrap_or(Value::Null)
+}
