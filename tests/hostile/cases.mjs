@@ -1190,6 +1190,30 @@ scenario("core:backwards", "MCP 2025-11-25: statuses that go backwards (input_re
   return `ok after ${state.gets} tasks/get; ${state.results} tasks/result, at most one open`;
 });
 
+scenario("core:status-flood", "MCP 2025-11-25, listen: the session's stream carries 100 000 notifications/tasks/status of other tasks (250 per macrotask), then the task's own completed", "ok once the task's own completed came; one tasks/get (as the stream opened); no event-loop gap over 100 ms", async (t) => {
+  const { client, state } = coreClient(() => "working", () => RESULT());
+  let sent = 0;
+  client.listen = () => Promise.resolve({
+    async next() {
+      if (sent % 250 === 0) await sleep(0);
+      sent += 1;
+      if (sent <= 100_000) return { done: false, value: { jsonrpc: "2.0", method: "notifications/tasks/status", params: coreTask("working", `other-${sent}`) } };
+      if (sent === 100_001) return { done: false, value: { jsonrpc: "2.0", method: "notifications/tasks/status", params: coreTask("completed") } };
+      return new Promise(() => {});
+    },
+    return: () => Promise.resolve({ done: true, value: undefined }),
+  });
+  const gaps = gapMonitor();
+  const o = await t.call("awaitTask", () => t.lib.awaitTask(client, TID, { timeoutMs: 60_000, listen: true }), 60_000);
+  const gap = gaps.stop();
+  const detail = `${t.describe(o)}; ${sent} notifications taken, ${state.gets} tasks/get, ${state.results} tasks/result; max gap ${gap} ms`;
+  expectTag(t, o, "ok");
+  // (the stream is read on while the tasks/result is out: one next() more may be pending at the end)
+  assert(sent >= 100_001 && sent <= 100_002 && state.gets === 1 && state.results === 1, detail);
+  assert(gap <= 100, `event loop gap over 100 ms: ${detail}`);
+  return detail;
+}, { exclusive: true, budgetMs: 60_000 });
+
 // ---- the list and the harness ----------------------------------------------------------------------
 
 let memo;
