@@ -318,7 +318,9 @@ export interface TasksClient {
   /** Answers the server's request `id` (MCP 2025-11-25) with `result`, or with the JSON-RPC `error`:
    * resolves once sent. */
   respond?: ((id: string | number, result: unknown, error?: { code: number; message: string; data?: unknown }) => Promise<void>) | undefined;
-  /** `subscriptions/listen`: an async iterable of JSON-RPC notifications (used with `listen: true`). */
+  /** `subscriptions/listen`: an async iterable of JSON-RPC notifications (used with `listen: true`).
+   * On a 2025-11-25 session: the session's `notifications/tasks/status` of the `params`' task ids
+   * (nothing is sent; `httpClient` reads the session's GET event stream). */
   listen?: ((params: Record<string, unknown>, options: { signal: AbortSignal }) => AsyncIterable<object> | Promise<AsyncIterable<object>>) | undefined;
   /** Handlers for input requests (the default `input` mode). */
   inputHandlers?: InputHandlers | undefined;
@@ -395,7 +397,9 @@ export interface AwaitTaskOptions extends StepOptions {
   input?: InputOption | undefined;
   /** Handlers to use instead of the client's `inputHandlers`. */
   inputHandlers?: InputHandlers | undefined;
-  /** Wait on `subscriptions/listen` notifications instead of polling (default false). */
+  /** Wait on `subscriptions/listen` notifications instead of polling (default false). On a 2025-11-25
+   * server: on the session's `notifications/tasks/status`, polling where it has none (see
+   * docs/generations.md). */
   listen?: boolean | undefined;
   /** Keys answered before this wait (e.g. before a restart): never asked; an `answer` given (one not
    * yet acknowledged) is sent once, without asking, while a status still lists its key. The journal
