@@ -3,12 +3,14 @@
 //! (catching) into a new object; each change then makes a new object, and an object once made is never
 //! changed (the store may keep what it is given).
 
-use super::record::Session;
 use crate::json::Json;
 use crate::shell::interop::from_js::{entries, field, text_of};
 use crate::shell::interop::to_js::{js_string, js_text, set_key};
 use js_sys::{Array, Object};
 use wasm_bindgen::{JsCast, JsValue};
+
+/// The generation and the session id a client has open (`Client::session_id`), as an entry records them.
+pub(crate) type Session = (Option<String>, Option<String>);
 
 /// `v[key]` when it is a string, else `null`.
 fn text(v: &JsValue, key: &str) -> JsValue {

@@ -6,7 +6,7 @@
 //! lost). After a failure the writes left are skipped; the failure aborts the record's stop signal,
 //! which the call's run watches, and the call ends with the journal's error outcome.
 
-use super::entry::{self, answered};
+use super::entry::{self, answered, Session};
 use super::hash::{digest, hash_text, text_of};
 use super::key::key_of;
 use super::lock::Held;
@@ -62,9 +62,6 @@ fn detail(e: &JsValue) -> String {
     }
     .unwrap_or_else(|_| "unreadable error".to_owned())
 }
-
-/// The generation and the session id a client has open (`Client::session_id`).
-pub(crate) type Session = (Option<String>, Option<String>);
 
 /// A write to the store.
 enum Write {
