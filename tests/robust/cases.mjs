@@ -194,6 +194,10 @@ scenario("redirect:same-origin", "301/302/303/307/308 to another path of the sam
 
 // ---- protocol: neither a response nor a request ---------------------------------------------------
 
+/** The options of a client whose server answers every request the same way: its generation named, so
+ * that no `server/discover` probe goes first (the subject is the answer to the request itself). */
+const NAMED = { generation: "2026-07-28" };
+
 // The engine reads a transport's McpProtocolError as the server breaking the protocol: the wait ends
 // at once with a `protocol` error whose cause is a protocol_violation carrying the offending message.
 async function awaitEndsAtOnce(t, client, what) {
@@ -210,7 +214,7 @@ async function awaitEndsAtOnce(t, client, what) {
 async function httpProtocol(t, framing) {
   const lines = [];
   for (const kind of framing === "json" ? ["method-json", "bare-json"] : ["method-sse"]) {
-    const client = t.lib.httpClient(MCP(t, "answer", `&kind=${kind}`));
+    const client = t.lib.httpClient(MCP(t, "answer", `&kind=${kind}`), NAMED);
     const t0 = now();
     const e = await rejection(client.request("tasks/get", { taskId: "t1" }), 3000, `a ${kind} answer`);
     const ms = Math.round(now() - t0);
@@ -223,7 +227,12 @@ async function httpProtocol(t, framing) {
     }
     lines.push(`${kind}: ${e.name} "${e.message}" after ${ms} ms`);
   }
-  lines.push(await awaitEndsAtOnce(t, t.lib.httpClient(MCP(t, "answer", `&kind=method-${framing}`)), `HTTP ${framing}`));
+  lines.push(await awaitEndsAtOnce(t, t.lib.httpClient(MCP(t, "answer", `&kind=method-${framing}`), NAMED), `HTTP ${framing}`));
+  // Unnamed, the client's first request is its `server/discover` probe: answered so, the session
+  // cannot open and the wait ends at once, its cause naming the session.
+  const probed = await within(t.lib.awaitTask(t.lib.httpClient(MCP(t, "answer", `&kind=method-${framing}`)), "t1", { timeoutMs: Infinity }), 3000, "awaitTask, the probe answered so");
+  assert(probed?.tag === "error" && probed.error?.kind === "protocol" && probed.error.cause?.method === "session", `the probe answered so: ${show(probed)}`);
+  lines.push("the probe answered so: the wait ends protocol (session)");
   return lines.join("; ");
 }
 
@@ -266,10 +275,11 @@ scenario("protocol:channels", "channelClient, portClient (MessageChannel), sdkTr
   chan = t.lib.channelClient((m) => m.id !== undefined && queueMicrotask(() => chan.receive(WRONG.method(m.id))));
   const it = await within(chan.listen({ notifications: { taskIds: ["t1"] } }), 2000, "listen");
   expectProtocol(await rejection(it.next(), 2000, "listen's next()"), "listen's next()");
-  // Not everything with our id is wrong: a server→client request may reuse it, and garbage (the id
-  // alone, a numeric method alone) is ignored as before; the answer after them still counts.
+  // Not everything with our id is wrong: a server→client request may reuse it (it is refused, -32601:
+  // the fake server below hears requests only, not that response), and garbage (the id alone, a
+  // numeric method alone) is ignored as before; the answer after them still counts.
   let served;
-  served = t.lib.channelClient((m) => m.id !== undefined && queueMicrotask(() => {
+  served = t.lib.channelClient((m) => m.id !== undefined && m.method !== undefined && queueMicrotask(() => {
     for (const other of [{ method: "roots/list", params: {} }, {}, { method: 7 }]) {
       assert(served.receive({ jsonrpc: "2.0", id: m.id, ...other }) === false, `${show(other)} with our id was taken`);
     }
@@ -283,7 +293,7 @@ scenario("protocol:channels", "channelClient, portClient (MessageChannel), sdkTr
 
 scenario("protocol:stdio", "a stdio server that answers every request with a response that also carries method", async (t) => {
   const server = `process.stdin.setEncoding("utf8"); let b = ""; process.stdin.on("data", (d) => { b += d; let i; while ((i = b.indexOf("\\n")) >= 0) { const m = JSON.parse(b.slice(0, i)); b = b.slice(i + 1); if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: {}, method: "notifications/message" }) + "\\n"); } });`;
-  const client = t.stdio.stdioClient(process.execPath, ["-e", server]);
+  const client = t.stdio.stdioClient(process.execPath, ["-e", server], NAMED);
   try {
     const t0 = now();
     const e = await rejection(client.request("tasks/get", { taskId: "t1" }), 3000, "stdio");
@@ -549,7 +559,7 @@ function loopWatch() {
 async function longLine(t, mb) {
   const logs = [];
   const server = `process.stdout.write("x".repeat(${mb} * 1024 * 1024) + "\\n" + JSON.stringify({ jsonrpc: "2.0", id: 1, result: { after: true } }) + "\\n"); setInterval(() => {}, 1000)`;
-  const client = t.stdio.stdioClient(process.execPath, ["-e", server], { onLog: (line, from) => logs.push([from, line.slice(0, 80)]) });
+  const client = t.stdio.stdioClient(process.execPath, ["-e", server], { ...NAMED, onLog: (line, from) => logs.push([from, line.slice(0, 80)]) });
   const watch = loopWatch();
   const t0 = now();
   try {
@@ -569,7 +579,7 @@ async function longLine(t, mb) {
       const stdout = new PassThrough();
       const stdin = new PassThrough();
       const pairLogs = [];
-      const own = t.stdio.stdioClient({ stdin, stdout }, { onLog: (line) => pairLogs.push(line.slice(0, 80)) });
+      const own = t.stdio.stdioClient({ stdin, stdout }, { ...NAMED, onLog: (line) => pairLogs.push(line.slice(0, 80)) });
       // The chunk is made before the watch starts: its making is the test's cost, not the library's.
       const line = Buffer.alloc(mb * MB + 1, "y");
       line[mb * MB] = 0x0a;
