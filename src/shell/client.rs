@@ -111,7 +111,7 @@ pub trait Client {
     /// The session the client has open with its server: the generation it speaks and, where the
     /// transport names its sessions (HTTP's `Mcp-Session-Id`), the session's id — what a journal entry
     /// records. `(None, None)`: not known (no session yet, or a client that does not say).
-    fn session_id(&self) -> (Option<String>, Option<String>) {
+    fn generation_and_session(&self) -> (Option<String>, Option<String>) {
         (None, None)
     }
 

@@ -194,7 +194,7 @@ impl<K> Client for JsBacked<K> {
     }
 
     /// The object's `generation` and `sessionId`, when they are strings.
-    fn session_id(&self) -> (Option<String>, Option<String>) {
+    fn generation_and_session(&self) -> (Option<String>, Option<String>) {
         let text = |key| field(&self.object, key).and_then(|v| v.as_string());
         (text("generation"), text("sessionId"))
     }

@@ -166,7 +166,7 @@ pub(crate) fn await_task(
                 TaskRef::Status(s) => Some(s.clone()),
                 TaskRef::TaskId(_) => None,
             };
-            record.open(&task_id, None, status, client.session_id()).await;
+            record.open(&task_id, None, status, client.generation_and_session()).await;
             if let Some(f) = record.failure() {
                 return Ok(Outcome::Engine(f));
             }

@@ -50,7 +50,7 @@ impl Client for JournaledClient {
             let Some(tool) = tool else { return Ok(r) };
             let created = created_task(&r).filter(|_| record.task_id().is_none());
             if let Some((task_id, status)) = created {
-                record.open(&task_id, Some(tool), Some(status), session.session_id()).await;
+                record.open(&task_id, Some(tool), Some(status), session.generation_and_session()).await;
                 record.keep_lock(hold(&record.journal().server, &task_id));
             }
             Ok(r)
@@ -73,8 +73,8 @@ impl Client for JournaledClient {
         self.inner.session(timeout)
     }
 
-    fn session_id(&self) -> (Option<String>, Option<String>) {
-        self.inner.session_id()
+    fn generation_and_session(&self) -> (Option<String>, Option<String>) {
+        self.inner.generation_and_session()
     }
 
     fn respond(&self, id: JsValue, answer: Result<JsValue, JsValue>) -> Option<Reply> {

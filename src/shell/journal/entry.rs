@@ -9,7 +9,7 @@ use crate::shell::interop::to_js::{js_string, js_text, set_key};
 use js_sys::{Array, Object};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The generation and the session id a client has open (`Client::session_id`), as an entry records them.
+/// The generation and the session id a client has open (`Client::generation_and_session`), as an entry records them.
 pub(crate) type Session = (Option<String>, Option<String>);
 
 /// `v[key]` when it is a string, else `null`.

@@ -147,7 +147,7 @@ impl Record {
     }
 
     /// Loads (or creates) the entry of `task_id` and journals `status` and the client's `session`
-    /// (`Client::session_id`); resolves once it is stored (or failed).
+    /// (`Client::generation_and_session`); resolves once it is stored (or failed).
     pub(crate) fn open(
         self: &Rc<Self>,
         task_id: &str,
