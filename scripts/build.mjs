@@ -18,8 +18,8 @@ const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const wasmOut = join(pkg, "mcp_tasks_wasm_bg.wasm");
 /** The two builds of the module: the core one (pkg/) and the one with the task journal (pkg/journal/). */
 const variants = [
-  { name: "core", dir: pkg, features: [] },
-  { name: "journal", dir: join(pkg, "journal"), features: ["journal"] },
+  { name: "core", dir: pkg, features: ["npm"] },
+  { name: "journal", dir: join(pkg, "journal"), features: ["npm", "journal"] },
 ];
 
 const entries = ["index.js", "node.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "generation.js", "http.js", "port.js", "result.js", "sdk.js", "stdio.js"];

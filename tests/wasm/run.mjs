@@ -158,7 +158,7 @@ async function runModes(test, env = {}) {
   // The shell's driver tests are inside the crate (src/tests/wasm_driver.rs: its internals stay
   // private), the Rust API's are outside it, as users build them.
   const which = test === "wasm_driver" ? ["--lib"] : ["--test", test];
-  const args = ["test", "--target", "wasm32-unknown-unknown", "--features", "journal", ...which];
+  const args = ["test", "--target", "wasm32-unknown-unknown", "--features", "npm,journal", ...which];
   for (const [name, run] of [["node", runInNode], ["chromium", runInChromium]]) {
     console.log(`--- ${test} in ${name}`);
     const t0 = Date.now();
