@@ -195,13 +195,83 @@ async fn a_handler_error_ends_the_wait_as_an_execution_error_with_its_reason() {
     let outcome = call_and_await(&client, "ask", &(), CallOptions::default(), wait).await.unwrap();
     let WaitOutcome::Error(e) = outcome else { panic!("not an error: {outcome:?}") };
     assert_eq!((e.code, e.kind), (-32603, ErrorKind::Execution));
+    assert_eq!(e.to_string(), "the input handler for \"name\" did not answer: closed (-32603)", "its text shown");
+    assert_eq!(e.last_status().map(|s| s.state), Some(TaskState::InputRequired), "the task still waits");
     match e.cause {
-        Some(Cause::InputHandler { key, reason, .. }) => {
+        Some(Cause::InputHandler { key, reason, text, status }) => {
             assert_eq!(key.as_deref(), Some("name"));
             assert_eq!(reason.as_string().as_deref(), Some("closed"));
+            assert_eq!(text.as_deref(), Some("closed"));
+            assert_eq!(status.map(|s| s.state), Some(TaskState::InputRequired));
         }
         other => panic!("not an input_handler cause: {other:?}"),
     }
+    zero_left();
+}
+
+/// A wait whose form handler is `form`: the `input_handler` cause it ends with.
+async fn failing_form(form: mcp_tasks_wasm::HandlerFn) -> (String, Option<String>, JsValue) {
+    let (client, _) = direct(ClientOptions::default());
+    let wait = AwaitOptions { input_handlers: Some(Handlers { form: Some(form), ..Handlers::default() }), ..quick() };
+    let outcome = call_and_await(&client, "ask", &(), CallOptions::default(), wait).await.unwrap();
+    let WaitOutcome::Error(e) = outcome else { panic!("not an error: {outcome:?}") };
+    let shown = e.to_string();
+    match e.cause {
+        Some(Cause::InputHandler { text, reason, status, .. }) => {
+            assert_eq!(status.map(|s| s.state), Some(TaskState::InputRequired));
+            (shown, text, reason)
+        }
+        other => panic!("not an input_handler cause: {other:?}"),
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+enum FormError {
+    #[error("the user has no {0}")]
+    Missing(&'static str),
+}
+
+#[wasm_bindgen_test]
+async fn a_handler_may_fail_with_any_error_type_and_its_text_is_kept() {
+    use mcp_tasks_wasm::form_handler;
+    // serde_json's error, through `?`.
+    let serde = form_handler(|_request, _context| async {
+        let v: Value = serde_json::from_str("{\"name\": ")?;
+        Ok::<_, serde_json::Error>(Answer::accept(&v))
+    });
+    let (shown, text, reason) = failing_form(serde).await;
+    let want = serde_json::from_str::<Value>("{\"name\": ").unwrap_err().to_string();
+    assert_eq!(text.as_deref(), Some(want.as_str()));
+    assert_eq!(reason.as_string().as_deref(), Some(want.as_str()), "the JS reason is the same text");
+    assert!(shown.contains(&want), "{shown}");
+
+    // anyhow, with context.
+    let any = form_handler(|_request, _context| async {
+        use anyhow::Context as _;
+        let n: u32 = "x".parse().context("reading the age")?;
+        Ok::<_, anyhow::Error>(Answer::accept(&json!({ "age": n })))
+    });
+    let (shown, text, _) = failing_form(any).await;
+    assert_eq!(text.as_deref(), Some("reading the age"));
+    assert!(shown.ends_with("did not answer: reading the age (-32603)"), "{shown}");
+
+    // A thiserror enum, a boxed error, a String.
+    let typed = form_handler(|_request, _context| async { Err::<Answer, _>(FormError::Missing("name")) });
+    assert_eq!(failing_form(typed).await.1.as_deref(), Some("the user has no name"));
+    let boxed = form_handler(|_request, _context| async { Err::<Answer, Box<dyn std::error::Error>>("boxed".into()) });
+    assert_eq!(failing_form(boxed).await.1.as_deref(), Some("boxed"));
+    let string = form_handler(|_request, _context| async { Err::<Answer, _>(String::from("a string")) });
+    assert_eq!(failing_form(string).await.1.as_deref(), Some("a string"));
+
+    // A web-sys failure through `?` into Error::Js keeps its JS value; its text is `name: message`.
+    let js = form_handler(|_request, _context| async {
+        let thrown: Result<(), JsValue> = Err(js_sys::Error::new("no document").into());
+        thrown?;
+        Ok::<_, Error>(Answer::decline())
+    });
+    let (_, text, reason) = failing_form(js).await;
+    assert_eq!(text.as_deref(), Some("Error: no document"));
+    assert!(reason.is_instance_of::<js_sys::Error>(), "the JS value as it was");
     zero_left();
 }
 
@@ -499,7 +569,8 @@ async fn typed_handlers_read_the_request_and_may_use_question_marks() {
     assert!(server.borrow().methods.iter().any(|m| m == "tasks/update"));
 
     // An Err from the handler is its `{tag: "error", reason}`: an execution error carrying it.
-    let failing = form_handler(|_request, _context| async { Err::<Answer, _>(JsValue::from_str("no form here")) });
+    let failing =
+        form_handler(|_request, _context| async { Err::<Answer, _>(Error::Js(JsValue::from_str("no form here"))) });
     let wait =
         AwaitOptions { input_handlers: Some(Handlers { form: Some(failing), ..Handlers::default() }), ..quick() };
     let WaitOutcome::Error(e) = call_and_await(&plain, "ask", &(), CallOptions::default(), wait).await.unwrap() else {

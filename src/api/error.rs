@@ -37,6 +37,16 @@ pub enum Error {
     /// The arguments are wrong; nothing was sent. The message names the function as JS does
     /// (`"callTool: args must be an object (not an array)"`).
     InvalidArgument(String),
+    /// A JS value the app's own code failed with: `?` on a web-sys or js-sys call (which fail with a
+    /// `JsValue`) in a function returning this `Error` — an input handler's, say — makes it this.
+    Js(JsValue),
+}
+
+impl From<JsValue> for Error {
+    /// A failed web-sys or js-sys call: [`Error::Js`].
+    fn from(v: JsValue) -> Self {
+        Self::Js(v)
+    }
 }
 
 impl Error {
@@ -70,7 +80,7 @@ impl From<Rejection> for Error {
 
 /// What a JS value says, in one line without a stack: an `Error`'s `name: message`, a string as it
 /// is, anything else by its type.
-fn describe(v: &JsValue) -> String {
+pub(crate) fn describe(v: &JsValue) -> String {
     if let Some(s) = v.as_string() {
         return s;
     }
@@ -88,6 +98,7 @@ impl std::fmt::Display for Error {
             Self::Aborted(reason) => write!(f, "aborted: {}", describe(reason)),
             Self::Callback(thrown) => write!(f, "an application callback failed: {}", describe(thrown)),
             Self::InvalidArgument(message) => f.write_str(message),
+            Self::Js(v) => f.write_str(&describe(v)),
         }
     }
 }
@@ -101,7 +112,7 @@ impl From<Error> for JsValue {
     fn from(e: Error) -> Self {
         match e {
             Error::Task(t) => t.value,
-            Error::Aborted(v) | Error::Callback(v) => v,
+            Error::Aborted(v) | Error::Callback(v) | Error::Js(v) => v,
             Error::InvalidArgument(message) => js_sys::TypeError::new(&message).into(),
         }
     }
@@ -182,13 +193,14 @@ impl TaskError {
     }
 
     /// The task's last status the error carries: the last one read before a timeout, a request
-    /// timeout, an expiry or a journal failure, or the failed status; `None` when none was read.
+    /// timeout, an expiry or a journal failure, the status a failed input handler was asked for, or
+    /// the failed status; `None` when none was read.
     pub fn last_status(&self) -> Option<&TaskStatus> {
         match self.cause.as_ref()? {
             Cause::Timeout { status } | Cause::RequestTimeout { status, .. } | Cause::Expired { status } => {
                 status.as_deref()
             }
-            Cause::JournalFailed { status, .. } => status.as_deref(),
+            Cause::JournalFailed { status, .. } | Cause::InputHandler { status, .. } => status.as_deref(),
             Cause::TaskFailed { status } => Some(status),
             _ => None,
         }
@@ -202,8 +214,14 @@ impl TaskError {
 }
 
 impl std::fmt::Display for TaskError {
+    /// `message (code)`; for a failed input handler `message: what it failed with (code)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({})", self.message, self.code)
+        match &self.cause {
+            Some(Cause::InputHandler { text: Some(text), .. }) => {
+                write!(f, "{}: {} ({})", self.message, text, self.code)
+            }
+            _ => write!(f, "{} ({})", self.message, self.code),
+        }
     }
 }
 
@@ -259,15 +277,23 @@ pub enum Cause {
         /// What the server sent.
         response: JsValue,
     },
-    /// `input_handler`: a handler (or the input function) failed.
+    /// `input_handler`: a handler (or the input function) failed. The task itself is still on the
+    /// server, waiting for that input (`status`): answer it later — [`update_task`](crate::update_task),
+    /// or [`await_task`](crate::await_task) again with handlers that work — or cancel it
+    /// ([`cancel_task`](crate::cancel_task)); left alone it runs until its TTL.
     InputHandler {
         /// The request's key (`None` for the input function).
         key: Option<String>,
         /// `{type: "invalid_response", response}`, `{type: "invalid_outcome", outcome}`, or the
-        /// handler's own `reason`.
+        /// handler's own `reason` (a Rust handler's `Err(e)`: `e`'s text; an `Error::Js`: its value).
         reason: JsValue,
-        /// The status the request came with.
-        status: JsValue,
+        /// What the handler failed with, in words: its error's text (a Rust error's `Display`, a JS
+        /// `Error`'s `name: message`, a string), or why its answer was refused. Also in the error's
+        /// `Display`.
+        text: Option<String>,
+        /// The task's status the request came with (`None` for a `call_tool` round's request, which
+        /// comes with no task).
+        status: Option<Box<TaskStatus>>,
     },
     /// `listen_unsupported`: `listen` with a client that cannot listen.
     ListenUnsupported,
@@ -325,7 +351,9 @@ impl Cause {
             EngineCause::ProtocolViolation { method, response } => {
                 Self::ProtocolViolation { method: method.to_owned(), response }
             }
-            EngineCause::InputHandler { key, reason, status } => Self::InputHandler { key, reason, status },
+            EngineCause::InputHandler { key, reason, status: s } => {
+                Self::InputHandler { key, text: handler_failure(&reason), reason, status: status(Some(s)) }
+            }
             EngineCause::ListenUnsupported => Self::ListenUnsupported,
             EngineCause::Expired { status: s } => Self::Expired { status: status(s) },
             EngineCause::JournalFailed { operation, error, status: s } => {
@@ -347,7 +375,8 @@ impl Cause {
             "request_failed" => Self::RequestFailed { method: method(), error: raw("error") },
             "protocol_violation" => Self::ProtocolViolation { method: method(), response: raw("response") },
             "input_handler" => {
-                Self::InputHandler { key: v.get_str("key"), reason: raw("reason"), status: raw("status") }
+                let reason = raw("reason");
+                Self::InputHandler { key: v.get_str("key"), text: handler_failure(&reason), reason, status: status() }
             }
             "listen_unsupported" => Self::ListenUnsupported,
             "expired" => Self::Expired { status: status() },
@@ -359,4 +388,19 @@ impl Cause {
             _ => return None,
         })
     }
+}
+
+/// An input handler's failure `reason` in words: why its answer was refused (the library's
+/// `{type: "invalid_response" | "invalid_outcome"}`), else what it failed with ([`describe`]); `None`
+/// for a reason that says nothing (`undefined`, `null`).
+fn handler_failure(reason: &JsValue) -> Option<String> {
+    if reason.is_undefined() || reason.is_null() {
+        return None;
+    }
+    let refused = match reason.get_str("type").as_deref() {
+        Some("invalid_response") => Some("its answer is not a valid response to the request"),
+        Some("invalid_outcome") => Some("its answer is not {tag: \"ok\" | \"error\"} nor a plain result"),
+        _ => None,
+    };
+    Some(refused.map_or_else(|| describe(reason), str::to_owned)).filter(|t| !t.is_empty())
 }

@@ -77,17 +77,32 @@ impl Answer {
     }
 }
 
-/// What a handler's future may resolve with: an [`Answer`], or a `Result<Answer, E>` so that `?`
-/// works inside it — an `Err(e)` is `Answer::Error(e.into())` (the wait ends with an `execution` error
-/// carrying it as `reason`).
+/// What a handler's future may resolve with: an [`Answer`], or a `Result<Answer, E>` with any error
+/// type that has a `Display` — `serde_json::Error`, `anyhow::Error`, a `thiserror` enum,
+/// `Box<dyn std::error::Error>`, a `String`, this crate's [`Error`](crate::Error) — so that `?` works
+/// inside it. An `Err(e)` answers `Answer::Error` with `e`'s text (an [`Error::Js`](crate::Error::Js)
+/// or [`Error::Callback`](crate::Error::Callback): with its JS value): the wait ends with an
+/// `execution` error whose [`Cause::InputHandler`](crate::Cause::InputHandler) carries that text and
+/// the task's status, and whose `Display` shows the text. A web-sys call fails with a `JsValue`:
+/// return `Result<Answer, mcp_tasks_wasm::Error>` and `?` turns it into [`Error::Js`](crate::Error::Js).
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{form_handler, Answer, Error};
 /// let form = form_handler(|request, _context| async move {
 ///     let fields: Vec<String> = request.fields()?; // a `Result<_, Error>`: `?` works
-///     Ok::<_, Error>(Answer::accept(&serde_json::json!({ fields[0].clone(): "Ada" })))
+///     let name = fields.first().cloned().unwrap_or_else(|| "name".to_owned());
+///     Ok::<_, Error>(Answer::accept(&serde_json::json!({ name: "Ada" })))
+/// });
+/// let parsed = form_handler(|_request, _context| async move {
+///     let value: serde_json::Value = serde_json::from_str("{\"name\": \"Ada\"}")?; // serde_json's error
+///     Ok::<_, serde_json::Error>(Answer::accept(&value))
 /// });
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "an input handler answers an `Answer` or a `Result<Answer, E>` whose `E` has a `Display`",
+    label = "this is not `Answer` nor `Result<Answer, impl Display>`",
+    note = "for a JsValue error (web-sys, js-sys), return `Result<Answer, mcp_tasks_wasm::Error>`: `?` turns a JsValue into `Error::Js`"
+)]
 pub trait IntoAnswer {
     /// The answer.
     fn into_answer(self) -> Answer;
@@ -99,9 +114,15 @@ impl IntoAnswer for Answer {
     }
 }
 
-impl<E: Into<JsValue>> IntoAnswer for Result<Answer, E> {
+impl<E: std::fmt::Display + 'static> IntoAnswer for Result<Answer, E> {
     fn into_answer(self) -> Answer {
-        self.unwrap_or_else(|e| Answer::Error(e.into()))
+        self.unwrap_or_else(|e| {
+            // This crate's JS-valued errors keep their value; any other error is its text.
+            match (&e as &dyn std::any::Any).downcast_ref::<super::Error>() {
+                Some(super::Error::Js(v) | super::Error::Callback(v)) => Answer::Error(v.clone()),
+                _ => Answer::Error(JsValue::from_str(&e.to_string())),
+            }
+        })
     }
 }
 
