@@ -63,6 +63,12 @@ impl Server {
                         {"type": "hologram", "beam": 3}
                     ], "structuredContent": {"total": 7}}));
                 }
+                if id.starts_with("toolerr") {
+                    // The tool ran and reported a failure.
+                    return Ok(
+                        json!({"resultType": "complete", "isError": true, "content": [{"type": "text", "text": "bad input"}]}),
+                    );
+                }
                 let mut t = task(&id, "working");
                 t["resultType"] = json!("task");
                 Ok(t)
@@ -640,4 +646,49 @@ async fn http_client_new_rejects_what_is_not_an_absolute_http_url_and_live_count
     assert!(HttpClient::new("https://mcp.example.com/mcp").is_ok());
     assert!(HttpClient::new("http://127.0.0.1:8787/mcp").is_ok());
     assert_eq!(live_counts(), LiveCounts::default());
+}
+
+#[wasm_bindgen_test]
+async fn into_result_and_the_predicates_give_results_and_errors_for_question_marks() {
+    use mcp_tasks_wasm::{codes, Called};
+    let (client, _) = direct(ClientOptions::default());
+    let run = |tool: &'static str, wait: AwaitOptions| {
+        let client = client.clone();
+        async move { call_and_await(&client, tool, &(), CallOptions::default(), wait).await.unwrap().into_result() }
+    };
+    assert_eq!(run("slow", quick()).await.unwrap().text(), "done", "the result is Ok");
+    let e = run("toolerr", quick()).await.unwrap_err();
+    assert!(matches!(&e, Error::ToolError(r) if r.text() == "bad input"), "isError is an Err: {e:?}");
+    assert_eq!(e.to_string(), "the tool failed: bad input");
+    let e = run("ask", AwaitOptions { input: Input::Return, ..quick() }).await.unwrap_err();
+    assert!(matches!(&e, Error::InputRequired(i) if i.input_requests.len() == 1), "{e:?}");
+
+    // A cancelled task.
+    let button = web_sys::AbortController::new().unwrap();
+    button.abort();
+    let e = run("forever", AwaitOptions { cancel_signal: Some(button.signal()), ..quick() }).await.unwrap_err();
+    assert!(matches!(&e, Error::Cancelled(s) if s.state == TaskState::Cancelled), "{e:?}");
+
+    // The deadline: Error::Task, told apart by the predicates (no code to remember).
+    let e = run("forever", AwaitOptions { timeout: Some(Duration::from_millis(60)), ..quick() }).await.unwrap_err();
+    assert!(e.is_timeout() && !e.is_not_found(), "{e:?}");
+    let task = e.task_error().unwrap();
+    assert!(task.is_timeout() && !task.is_request_timeout() && task.code == codes::TIMEOUT);
+    assert_eq!(task.last_status().map(|s| s.state), Some(TaskState::Working), "the task goes on");
+
+    // An unknown task: is_not_found, on the step's Error and on its TaskError; a method the server lacks.
+    let e = get_task(&client, "missing-1", StepOptions::default()).await.unwrap_err();
+    assert!(e.is_not_found(), "{e:?}");
+    assert_eq!(e.task_error().map(|t| t.code), Some(codes::INVALID_PARAMS));
+    let e = mcp_tasks_wasm::list_tasks(&client, None, StepOptions::default()).await.unwrap_err();
+    assert!(e.task_error().is_some_and(|t| t.is_method_not_found() && !t.is_not_found()), "{e:?}");
+
+    // callTool: the task it created, or the result at once; a tool error is an Err.
+    let created = call_tool(&client, "slow", &(), CallOptions::default()).await.unwrap().into_result().unwrap();
+    assert!(matches!(created, Called::Task(s) if s.state == TaskState::Working));
+    let done = call_tool(&client, "rich", &(), CallOptions::default()).await.unwrap().into_result().unwrap();
+    assert!(matches!(done, Called::Done(r) if r.text().starts_with("line 1")));
+    let failed = call_tool(&client, "toolerr", &(), CallOptions::default()).await.unwrap().into_result();
+    assert!(matches!(failed, Err(Error::ToolError(_))));
+    zero_left();
 }

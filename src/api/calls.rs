@@ -214,7 +214,7 @@ async fn step(run: CallFuture) -> Result<EngineOutcome<JsValue>, Error> {
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
 /// match get_task(&client, "tsk_does_not_exist", StepOptions::default()).await {
 ///     Ok(status) => web_sys::console::log_1(&status.value),
-///     Err(Error::Task(error)) => assert_eq!(error.code, -32602),
+///     Err(error) if error.is_not_found() => { /* the server does not know it */ }
 ///     Err(other) => return Err(other),
 /// }
 /// # Ok(()) }
@@ -293,7 +293,8 @@ pub struct TaskList {
 /// Reads a page of the session's tasks (`tasks/list`, MCP 2025-11-25) from `cursor` (`None`: the
 /// first page), re-issued on a transient failure like [`get_task`]. A server without a task list (every
 /// MCP 2026-07-28 server, a 2025-11-25 one without `tasks.list`) answers with its JSON-RPC error:
-/// [`Error::Task`] (code `-32601`).
+/// [`Error::Task`] ([`codes::METHOD_NOT_FOUND`](crate::codes::METHOD_NOT_FOUND),
+/// [`TaskError::is_method_not_found`](crate::TaskError::is_method_not_found)).
 ///
 /// ```no_run
 /// use mcp_tasks_wasm::{list_tasks, HttpClient, StepOptions};

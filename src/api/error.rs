@@ -2,6 +2,8 @@
 //! or — for the single steps — the server's error answer), and [`TaskError`] with its [`Cause`], the
 //! error outcome of a call (also what `Error::Task` carries).
 
+use super::codes;
+use super::outcome::{InputRequired, ToolResult};
 use super::status::TaskStatus;
 use crate::json::Json;
 use crate::shell::{EngineCause, EngineTaskError, Rejection};
@@ -18,7 +20,7 @@ use wasm_bindgen::JsValue;
 /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
 /// match get_task(&client, "tsk_123", StepOptions::default()).await {
 ///     Ok(status) => web_sys::console::log_1(&status.task_id.as_str().into()),
-///     Err(Error::Task(e)) if e.code == -32602 => { /* no such task (any more) */ }
+///     Err(e) if e.is_not_found() => { /* no such task (any more) */ }
 ///     Err(other) => return Err(other),
 /// }
 /// # Ok(()) }
@@ -40,6 +42,12 @@ pub enum Error {
     /// A JS value the app's own code failed with: `?` on a web-sys or js-sys call (which fail with a
     /// `JsValue`) in a function returning this `Error` — an input handler's, say — makes it this.
     Js(JsValue),
+    /// [`WaitOutcome::into_result`](crate::WaitOutcome::into_result): the task ended cancelled.
+    Cancelled(Box<TaskStatus>),
+    /// `into_result`: input is needed that the library may not answer (`input: Return`, no handler).
+    InputRequired(Box<InputRequired>),
+    /// `into_result`: the tool ran and reported a failure (`isError: true`); its result, as sent.
+    ToolError(ToolResult),
 }
 
 impl From<JsValue> for Error {
@@ -57,6 +65,35 @@ impl Error {
             Rejection::Aborted(v) => Self::Aborted(v),
             Rejection::Thrown(v) => Self::Callback(v),
         }
+    }
+}
+
+impl Error {
+    /// The error outcome this error carries ([`Error::Task`]), if it is one.
+    pub fn task_error(&self) -> Option<&TaskError> {
+        match self {
+            Self::Task(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// [`TaskError::is_not_found`] of an [`Error::Task`]: a step's task is unknown or gone.
+    ///
+    /// ```no_run
+    /// # async fn f(client: mcp_tasks_wasm::HttpClient) -> Result<(), mcp_tasks_wasm::Error> {
+    /// match mcp_tasks_wasm::cancel_task(&client, "tsk_123", Default::default()).await {
+    ///     Err(e) if e.is_not_found() => {} // ended and purged already: nothing to cancel
+    ///     other => other?,
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn is_not_found(&self) -> bool {
+        self.task_error().is_some_and(TaskError::is_not_found)
+    }
+
+    /// [`TaskError::is_timeout`] of an [`Error::Task`].
+    pub fn is_timeout(&self) -> bool {
+        self.task_error().is_some_and(TaskError::is_timeout)
     }
 }
 
@@ -99,6 +136,9 @@ impl std::fmt::Display for Error {
             Self::Callback(thrown) => write!(f, "an application callback failed: {}", describe(thrown)),
             Self::InvalidArgument(message) => f.write_str(message),
             Self::Js(v) => f.write_str(&describe(v)),
+            Self::Cancelled(s) => write!(f, "task {} was cancelled", s.task_id),
+            Self::InputRequired(_) => f.write_str("input is needed that the library may not answer"),
+            Self::ToolError(r) => write!(f, "the tool failed: {}", r.text()),
         }
     }
 }
@@ -113,6 +153,9 @@ impl From<Error> for JsValue {
         match e {
             Error::Task(t) => t.value,
             Error::Aborted(v) | Error::Callback(v) | Error::Js(v) => v,
+            Error::Cancelled(s) => s.value,
+            Error::InputRequired(i) => i.value,
+            Error::ToolError(r) => r.value,
             Error::InvalidArgument(message) => js_sys::TypeError::new(&message).into(),
         }
     }
@@ -140,8 +183,9 @@ impl From<TaskError> for Error {
 /// ```
 #[derive(Clone, Debug)]
 pub struct TaskError {
-    /// The JSON-RPC code: the server's, the task's, `-32001` (a timeout), `-32000` (a transport
-    /// failure) or `-32603` (protocol, execution, journal).
+    /// The JSON-RPC code: the server's, the task's, or the library's own — [`codes::TIMEOUT`],
+    /// [`codes::REQUEST_FAILED`], [`codes::INTERNAL_ERROR`] (protocol, execution, journal). The
+    /// predicates (`is_not_found()`, …) read it for you.
     pub code: i64,
     /// Who is to blame.
     pub kind: ErrorKind,
@@ -162,7 +206,7 @@ impl TaskError {
     /// use mcp_tasks_wasm::{ErrorKind, TaskError};
     /// let value = js_sys::JSON::parse(r#"{"code":-32001,"message":"timed out","kind":"transport"}"#).unwrap();
     /// let error = TaskError::from_js(&value);
-    /// assert_eq!((error.code, error.kind), (-32001, ErrorKind::Transport));
+    /// assert_eq!((error.code, error.kind), (mcp_tasks_wasm::codes::TIMEOUT, ErrorKind::Transport));
     /// ```
     pub fn from_js(value: &JsValue) -> Self {
         Self {
@@ -178,8 +222,8 @@ impl TaskError {
 
 impl TaskError {
     /// `true` when the wait's (or the call's) own deadline ran out (`cause: timeout`) — not one
-    /// request's `request_timeout`, which shares the code `-32001`. The task keeps running: await it
-    /// again to go on.
+    /// request's `request_timeout`, which shares the code [`codes::TIMEOUT`]. The task keeps running:
+    /// await it again to go on.
     ///
     /// ```no_run
     /// # fn f(error: mcp_tasks_wasm::TaskError) {
@@ -190,6 +234,53 @@ impl TaskError {
     /// ```
     pub fn is_timeout(&self) -> bool {
         matches!(self.cause, Some(Cause::Timeout { .. }))
+    }
+
+    /// `true` when one request outlived its `request_timeout` (`cause: request_timeout`).
+    pub fn is_request_timeout(&self) -> bool {
+        matches!(self.cause, Some(Cause::RequestTimeout { .. }))
+    }
+
+    /// `true` when the server no longer knows the task: it answered [`codes::INVALID_PARAMS`] for
+    /// it (unknown, expired, purged, or of another session), or its TTL passed (`cause: expired`).
+    ///
+    /// ```no_run
+    /// # fn f(error: mcp_tasks_wasm::TaskError) {
+    /// if error.is_not_found() { /* forget the task id */ }
+    /// # }
+    /// ```
+    pub fn is_not_found(&self) -> bool {
+        matches!(self.cause, Some(Cause::Expired { .. }))
+            || (self.code == codes::INVALID_PARAMS && matches!(self.cause, Some(Cause::RpcError { .. })))
+    }
+
+    /// `true` when the server has no such method ([`codes::METHOD_NOT_FOUND`]): no tasks extension,
+    /// no `subscriptions/listen`, no `tasks/list`.
+    pub fn is_method_not_found(&self) -> bool {
+        self.code == codes::METHOD_NOT_FOUND && matches!(self.cause, Some(Cause::RpcError { .. }))
+    }
+
+    /// `true` when the server asks for a client capability the request did not declare
+    /// ([`codes::MISSING_CAPABILITY`]; `data.requiredCapabilities` lists them).
+    pub fn is_missing_capability(&self) -> bool {
+        self.code == codes::MISSING_CAPABILITY && matches!(self.cause, Some(Cause::RpcError { .. }))
+    }
+
+    /// `true` when the task ended `failed` (`cause: task_failed`; [`Self::last_status`] is its status).
+    pub fn is_task_failed(&self) -> bool {
+        matches!(self.cause, Some(Cause::TaskFailed { .. }))
+    }
+
+    /// `true` when an input handler (or the input function) failed (`cause: input_handler`): the task
+    /// still waits for that input on the server.
+    pub fn is_input_handler_failed(&self) -> bool {
+        matches!(self.cause, Some(Cause::InputHandler { .. }))
+    }
+
+    /// `true` when the request failed without a JSON-RPC answer ([`codes::REQUEST_FAILED`]: a network
+    /// error, an HTTP error without a JSON-RPC body, a closed pipe).
+    pub fn is_request_failed(&self) -> bool {
+        matches!(self.cause, Some(Cause::RequestFailed { .. }))
     }
 
     /// The task's last status the error carries: the last one read before a timeout, a request
@@ -241,12 +332,12 @@ impl std::error::Error for TaskError {}
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Cause {
-    /// `timeout`: the call's `timeout` ran out (code `-32001`); the last status read.
+    /// `timeout`: the call's `timeout` ran out (code [`codes::TIMEOUT`]); the last status read.
     Timeout {
         /// The last status read.
         status: Option<Box<TaskStatus>>,
     },
-    /// `request_timeout`: one request outlived `request_timeout` (code `-32001`).
+    /// `request_timeout`: one request outlived `request_timeout` (code [`codes::TIMEOUT`]).
     RequestTimeout {
         /// The request's method.
         method: String,
@@ -263,7 +354,8 @@ pub enum Cause {
         /// The request's method.
         method: String,
     },
-    /// `request_failed`: the client's `request` failed without a JSON-RPC answer (code `-32000`).
+    /// `request_failed`: the client's `request` failed without a JSON-RPC answer (code
+    /// [`codes::REQUEST_FAILED`]).
     RequestFailed {
         /// The request's method.
         method: String,

@@ -5,6 +5,7 @@
 mod adapters;
 mod calls;
 mod clients;
+pub mod codes;
 mod error;
 mod handlers;
 mod helpers;
@@ -27,7 +28,7 @@ pub use handlers::{
 pub use helpers::{capabilities, live_counts, server_supports};
 #[cfg(feature = "journal")]
 pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
-pub use outcome::{CallOutcome, Content, InputRequired, ToolResult, WaitOutcome};
+pub use outcome::{CallOutcome, Called, Content, InputRequired, ToolResult, WaitOutcome};
 pub use status::{InputRequest, TaskStatus};
 
 // The vocabulary of the shell, under the crate root's names.

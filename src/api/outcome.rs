@@ -112,6 +112,48 @@ impl CallOutcome {
             _ => None,
         }
     }
+
+    /// The task created, when the outcome is [`CallOutcome::Task`].
+    pub fn task(&self) -> Option<&TaskStatus> {
+        match self {
+            Self::Task(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The call as a `Result`, for `?`: the task it created or the tool's successful result is `Ok`;
+    /// an error outcome is `Err(Error::Task)`, input the library may not answer
+    /// `Err(Error::InputRequired)`, a result with `isError: true` `Err(Error::ToolError)`.
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::{call_tool, CallOptions, Called, HttpClient};
+    /// # async fn run() -> Result<(), mcp_tasks_wasm::Error> {
+    /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+    /// match call_tool(&client, "slow", &serde_json::json!({"ms": 50}), CallOptions::default()).await?.into_result()? {
+    ///     Called::Task(status) => web_sys::console::log_1(&status.task_id.as_str().into()), // await it later
+    ///     Called::Done(result) => web_sys::console::log_1(&result.text().into()),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn into_result(self) -> Result<Called, Error> {
+        match self {
+            Self::Task(s) => Ok(Called::Task(s)),
+            Self::Ok(r) if r.is_error() => Err(Error::ToolError(r)),
+            Self::Ok(r) => Ok(Called::Done(r)),
+            Self::Error(e) => Err(Error::Task(e)),
+            Self::InputRequired(i) => Err(Error::InputRequired(Box::new(i))),
+        }
+    }
+}
+
+/// What a call that went well gave ([`CallOutcome::into_result`]): a task to await, or the tool's
+/// result at once.
+#[derive(Clone, Debug)]
+pub enum Called {
+    /// The server created a task (await it with [`await_task`](crate::await_task)).
+    Task(TaskStatus),
+    /// The server answered with the tool's successful result at once.
+    Done(ToolResult),
 }
 
 impl WaitOutcome {
@@ -170,6 +212,32 @@ impl WaitOutcome {
         match self {
             Self::Ok(r) => Some(r),
             _ => None,
+        }
+    }
+
+    /// The wait as a `Result`, for `?` (as reqwest's `error_for_status`): the tool's successful result
+    /// is `Ok`; an error outcome is `Err(Error::Task)` (a timeout, a failed task, … — the predicates
+    /// tell them apart), a cancelled task `Err(Error::Cancelled)`, input the library may not answer
+    /// `Err(Error::InputRequired)`, and a result with `isError: true` `Err(Error::ToolError)`.
+    ///
+    /// ```no_run
+    /// use mcp_tasks_wasm::{call_and_await, AwaitOptions, CallOptions, Error, HttpClient};
+    /// # async fn run() -> Result<(), Error> {
+    /// let client = HttpClient::new("http://127.0.0.1:8787/mcp")?;
+    /// let args = serde_json::json!({"ms": 50});
+    /// let result = call_and_await(&client, "slow", &args, CallOptions::default(), AwaitOptions::default())
+    ///     .await?
+    ///     .into_result()?;
+    /// web_sys::console::log_1(&result.text().into());
+    /// # Ok(()) }
+    /// ```
+    pub fn into_result(self) -> Result<ToolResult, Error> {
+        match self {
+            Self::Ok(r) if r.is_error() => Err(Error::ToolError(r)),
+            Self::Ok(r) => Ok(r),
+            Self::Error(e) => Err(Error::Task(e)),
+            Self::Cancelled(s) => Err(Error::Cancelled(Box::new(s))),
+            Self::InputRequired(i) => Err(Error::InputRequired(Box::new(i))),
         }
     }
 }
