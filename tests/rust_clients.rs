@@ -692,3 +692,76 @@ async fn into_result_and_the_predicates_give_results_and_errors_for_question_mar
     assert!(matches!(failed, Err(Error::ToolError(_))));
     zero_left();
 }
+
+#[wasm_bindgen_test]
+fn a_form_schema_reads_every_kind_of_field_and_the_params_deserialize() {
+    use mcp_tasks_wasm::{Choice, FieldKind, FormRequest, TextFormat};
+    // Parsed by JS (serde_json's json! sorts keys): the schema's order is the fields' order.
+    let schema_js = js_sys::JSON::parse(r#"{"type": "object", "required": ["email", "age", "ghost"], "properties": {
+        "email": {"type": "string", "title": "E-mail", "format": "email", "minLength": 3, "maxLength": 80, "default": "a@b.c"},
+        "age": {"type": "integer", "description": "in years", "minimum": 0, "maximum": 150.5, "default": 30},
+        "agree": {"type": "boolean", "default": true},
+        "size": {"type": "string", "enum": ["s", "m"], "enumNames": ["Small"], "default": "m"},
+        "color": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}, {"const": "g"}, {"title": "no const"}]},
+        "tags": {"type": "array", "minItems": 1, "maxItems": 2.5, "items": {"anyOf": [{"const": "x", "title": "X"}]}, "default": ["x"]},
+        "when": {"type": "string", "format": "date-time"},
+        "blob": {"type": "object"}
+    }}"#)
+    .unwrap();
+    let schema = rust(&schema_js);
+    let params = json!({"message": "Who?", "requestedSchema": schema});
+    let request = FormRequest { message: "Who?".into(), requested_schema: schema_js, params: js(params) };
+    let s = request.schema().unwrap();
+    let names: Vec<&str> = s.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["email", "age", "agree", "size", "color", "tags", "when", "blob"], "in the schema's order");
+    let email = s.field("email").unwrap();
+    assert_eq!((email.title.as_deref(), email.required), (Some("E-mail"), true));
+    assert!(
+        matches!(&email.kind, FieldKind::Text { min_length: Some(3), max_length: Some(80), format: Some(TextFormat::Email), default: Some(d) } if d == "a@b.c")
+    );
+    let age = s.field("age").unwrap();
+    assert_eq!(age.description.as_deref(), Some("in years"));
+    assert!(
+        matches!(age.kind, FieldKind::Number { integer: true, minimum: Some(m), maximum: Some(x), default: Some(d) } if m == 0.0 && x == 150.5 && d == 30.0)
+    );
+    assert!(matches!(s.field("agree").unwrap().kind, FieldKind::Boolean { default: Some(true) }));
+    assert!(!s.field("agree").unwrap().required);
+    let FieldKind::Choice { options, default } = &s.field("size").unwrap().kind else { panic!("size") };
+    assert_eq!(
+        options,
+        &[Choice { value: "s".into(), title: Some("Small".into()) }, Choice { value: "m".into(), title: None }]
+    );
+    assert_eq!(default.as_deref(), Some("m"));
+    let FieldKind::Choice { options, .. } = &s.field("color").unwrap().kind else { panic!("color") };
+    assert_eq!(
+        options,
+        &[Choice { value: "r".into(), title: Some("Red".into()) }, Choice { value: "g".into(), title: None }],
+        "an option without const is left out"
+    );
+    let FieldKind::MultiChoice { options, min_items, max_items, default } = &s.field("tags").unwrap().kind else {
+        panic!("tags")
+    };
+    assert_eq!(
+        (options.len(), *min_items, *max_items, default.as_slice()),
+        (1, Some(1), None, ["x".to_owned()].as_slice()),
+        "a fractional bound is no bound"
+    );
+    assert!(matches!(&s.field("when").unwrap().kind, FieldKind::Text { format: Some(TextFormat::DateTime), .. }));
+    assert!(matches!(s.field("blob").unwrap().kind, FieldKind::Other));
+    assert_eq!(request.required(), ["email", "age"], "a required name without a field is not a field");
+
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Asked {
+        message: String,
+        requested_schema: Value,
+    }
+    let asked: Asked = request.deserialize().unwrap();
+    assert_eq!((asked.message.as_str(), asked.requested_schema["type"].as_str()), ("Who?", Some("object")));
+    assert!(matches!(request.deserialize::<Vec<u8>>(), Err(Error::InvalidArgument(_))));
+
+    let broken =
+        FormRequest { message: String::new(), requested_schema: js(json!({"properties": []})), params: JsValue::NULL };
+    assert!(matches!(broken.schema(), Err(Error::InvalidArgument(_))));
+    assert!(broken.required().is_empty() && broken.fields().is_err());
+}

@@ -2,6 +2,7 @@
 //! closures answering with an [`Answer`] (raw, or typed: forms, URLs, sampling, roots), and `on_status`
 //! with a typed [`TaskStatus`].
 
+use super::form::FormSchema;
 use super::status::TaskStatus;
 use crate::json::Json;
 use crate::shell::{serialize, AskContext, HandlerFn, InputFn, StatusFn};
@@ -192,18 +193,48 @@ impl FormRequest {
         }
     }
 
-    /// The names of the form's fields (`requestedSchema.properties`), in order.
-    pub fn fields(&self) -> Result<Vec<String>, super::Error> {
-        let properties = self.requested_schema.get("properties").and_then(|p| p.entries());
-        let properties = properties
-            .ok_or_else(|| super::Error::InvalidArgument("requestedSchema.properties is not an object".to_owned()))?;
-        Ok(properties.into_iter().map(|(name, _)| name).collect())
+    /// The form's schema, typed: each field with its kind (text, number, boolean, single- or
+    /// multi-select), title, description, default and bounds. `Err`
+    /// ([`Error::InvalidArgument`](super::Error::InvalidArgument)) when `requestedSchema.properties` is
+    /// not an object.
+    ///
+    /// ```no_run
+    /// # fn f(request: mcp_tasks_wasm::FormRequest) -> Result<(), mcp_tasks_wasm::Error> {
+    /// for field in request.schema()?.fields {
+    ///     let _ = (field.title.unwrap_or(field.name), field.required, field.kind);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn schema(&self) -> Result<FormSchema, super::Error> {
+        FormSchema::read(&self.requested_schema)
     }
 
-    /// The names of the fields the form requires (`requestedSchema.required`).
+    /// The names of the form's fields (`requestedSchema.properties`), in order.
+    pub fn fields(&self) -> Result<Vec<String>, super::Error> {
+        Ok(self.schema()?.fields.into_iter().map(|f| f.name).collect())
+    }
+
+    /// The names of the fields the form requires (those of its fields `requestedSchema.required`
+    /// lists); none when the schema has no fields.
     pub fn required(&self) -> Vec<String> {
-        let items = self.requested_schema.get("required").and_then(|r| r.items()).unwrap_or_default();
-        items.iter().filter_map(Json::as_str).collect()
+        let fields = self.schema().map(|s| s.fields).unwrap_or_default();
+        fields.into_iter().filter(|f| f.required).map(|f| f.name).collect()
+    }
+
+    /// The request's `params` as the caller's type (serde-wasm-bindgen), as
+    /// [`InputRequest::deserialize`](crate::InputRequest::deserialize); `Err`
+    /// ([`Error::InvalidArgument`](super::Error::InvalidArgument)) when they do not fit it.
+    ///
+    /// ```no_run
+    /// #[derive(serde::Deserialize)]
+    /// #[serde(rename_all = "camelCase")]
+    /// struct Asked { message: String, requested_schema: serde_json::Value }
+    /// # fn f(request: mcp_tasks_wasm::FormRequest) -> Result<(), mcp_tasks_wasm::Error> {
+    /// let asked: Asked = request.deserialize()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn deserialize<T: serde::de::DeserializeOwned>(&self) -> Result<T, super::Error> {
+        super::outcome::deserialize("params", &self.params)
     }
 }
 

@@ -7,6 +7,7 @@ mod calls;
 mod clients;
 pub mod codes;
 mod error;
+mod form;
 mod handlers;
 mod helpers;
 #[cfg(feature = "journal")]
@@ -21,6 +22,7 @@ pub use calls::{
 };
 pub use clients::{kind, ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
 pub use error::{Cause, Error, TaskError};
+pub use form::{Choice, FieldKind, FormField, FormSchema, TextFormat};
 pub use handlers::{
     form_handler, handler, input_function, on_status, roots_handler, sampling_handler, url_handler, Answer,
     FormRequest, IntoAnswer, SamplingMessage, SamplingRequest, UrlRequest,

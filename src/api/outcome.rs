@@ -466,6 +466,6 @@ impl InputRequest {
 
 /// A JS value as the caller's type `T`; `Err`: [`Error::InvalidArgument`] with serde's message, after
 /// `what` (the part read: `params`, `result`, …).
-fn deserialize<T: serde::de::DeserializeOwned>(what: &str, value: &JsValue) -> Result<T, Error> {
+pub(super) fn deserialize<T: serde::de::DeserializeOwned>(what: &str, value: &JsValue) -> Result<T, Error> {
     crate::shell::deserialize(value).map_err(|m| Error::not_fitting(what, &m))
 }
