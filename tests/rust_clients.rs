@@ -765,3 +765,40 @@ fn a_form_schema_reads_every_kind_of_field_and_the_params_deserialize() {
     assert!(matches!(broken.schema(), Err(Error::InvalidArgument(_))));
     assert!(broken.required().is_empty() && broken.fields().is_err());
 }
+
+#[wasm_bindgen_test]
+async fn a_cancel_handle_cancels_a_wait_as_a_button_from_a_clone_or_a_dropped_guard() {
+    use mcp_tasks_wasm::CancelHandle;
+    let (client, server) = direct(ClientOptions::default());
+    // The button pressed while the wait runs (from a clone, as a click handler holds it).
+    let cancel = CancelHandle::new();
+    let button = cancel.clone();
+    let wait = AwaitOptions { cancel_signal: cancel.signal(), ..quick() };
+    wasm_bindgen_futures::spawn_local(async move {
+        sleep(30).await;
+        button.cancel();
+        button.cancel(); // twice is once
+    });
+    let outcome = call_and_await(&client, "forever", &(), CallOptions::default(), wait).await.unwrap();
+    assert!(matches!(outcome, WaitOutcome::Cancelled(s) if s.state == TaskState::Cancelled));
+    assert!(cancel.is_cancelled());
+    assert_eq!(server.borrow().cancelled.len(), 1, "one tasks/cancel");
+
+    // A dropped guard cancels.
+    let cancel = CancelHandle::new();
+    let guard = cancel.guard();
+    assert!(!cancel.is_cancelled());
+    drop(guard);
+    assert!(cancel.is_cancelled());
+    let wait = AwaitOptions { cancel_signal: cancel.signal(), ..quick() };
+    let outcome = call_and_await(&client, "forever", &(), CallOptions::default(), wait).await.unwrap();
+    assert!(matches!(outcome, WaitOutcome::Cancelled(_)));
+
+    // As `signal`: the call ends at once with Error::Aborted.
+    let stop = CancelHandle::new();
+    stop.cancel();
+    let wait = AwaitOptions { signal: stop.signal(), ..quick() };
+    let e = call_and_await(&client, "forever", &(), CallOptions::default(), wait).await.unwrap_err();
+    assert!(matches!(e, Error::Aborted(_)), "{e:?}");
+    zero_left();
+}

@@ -4,6 +4,7 @@
 
 mod adapters;
 mod calls;
+mod cancel;
 mod clients;
 pub mod codes;
 mod error;
@@ -20,6 +21,7 @@ mod stores;
 pub use calls::{
     await_task, call_and_await, call_tool, cancel_task, get_task, list_tasks, update_task, TaskList, TaskRef,
 };
+pub use cancel::{CancelGuard, CancelHandle};
 pub use clients::{kind, ClientInfo, ClientOptions, DirectClient, HttpClient, HttpOptions, JsClient, PortClient};
 pub use error::{Cause, Error, TaskError};
 pub use form::{Choice, FieldKind, FormField, FormSchema, TextFormat};
