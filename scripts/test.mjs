@@ -43,6 +43,7 @@ const steps = [
   ["environments", "node", ["tests/env/run.mjs"]],
   ["demo", "node", ["tests/demo/run.mjs"]],
   ["example", "node", ["tests/example/run.mjs"]],
+  ["leptos", "node", ["tests/example/leptos.mjs"]],
 ];
 
 /** Runs a step with its output passed through; its exit status and the end of its output. */
