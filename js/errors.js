@@ -4,8 +4,9 @@
 // failures with a subclass, so `instanceof McpChannelError` catches them all: McpHttpError (an HTTP
 // exchange: `status`, `body`, `retryAfterMs`; an HTTP client's channel failures are HTTP ones too),
 // McpStdioError (the server's process: `exitCode`, `signal`, `stderr`), McpPortError (a port that
-// disconnected), McpProtocolError (a message for a request that breaks JSON-RPC). Every one has `status` (0: no HTTP answer) and `body`, and never a numeric `code`, so
-// it is never mistaken for a JSON-RPC error; `retryable: false` marks a channel that cannot come back.
+// disconnected), McpProtocolError (a message for a request that breaks JSON-RPC). Only an HTTP one has
+// `status` (0: no HTTP answer) and `body`; none has a numeric `code`, so none is ever mistaken for a
+// JSON-RPC error; `retryable: false` marks a channel that cannot come back.
 // Each `name` is a string of its own (a minifier renames classes).
 
 /** A failure of the JSON-RPC channel (see the module comment); `extra`'s fields are added to it. */
@@ -13,14 +14,14 @@ export class McpChannelError extends Error {
   constructor(message, extra) {
     super(message);
     this.name = "McpChannelError";
-    Object.assign(this, { status: 0, body: "" }, extra);
+    Object.assign(this, extra);
   }
 }
 
 /** A failure of an HTTP exchange: no answer, an HTTP error status, a body that is not the response. */
 export class McpHttpError extends McpChannelError {
   constructor(message, extra) {
-    super(message, extra);
+    super(message, { status: 0, body: "", ...extra });
     this.name = "McpHttpError";
   }
 }

@@ -41,14 +41,18 @@ export function stdioClient(commandOrStreams, args, options) {
   }
   options = options ?? {};
   if (typeof options !== "object") throw new TypeError("stdioClient: options must be an object");
-  const { env, cwd, onLog, stderr = "pipe", closeGraceMs = 2000, id, generation, ...common } = options;
+  const { env, cwd, onLog, stderr = "pipe", closeGraceMs = 2000, id, generation, ownProcessGroup = false, ...common } = options;
   const named = generationOption(generation, (what) => new TypeError(`stdioClient: ${what}`));
   if (onLog !== undefined && typeof onLog !== "function") throw new TypeError("stdioClient: options.onLog must be a function");
   if (!["pipe", "inherit", "ignore"].includes(stderr)) throw new TypeError('stdioClient: options.stderr must be "pipe", "inherit" or "ignore"');
   if (!(typeof closeGraceMs === "number" && closeGraceMs >= 0)) throw new TypeError("stdioClient: options.closeGraceMs must be a non-negative number");
+  if (typeof ownProcessGroup !== "boolean") throw new TypeError("stdioClient: options.ownProcessGroup must be a boolean");
 
   if (command !== undefined) {
-    proc = spawn(command, args, { cwd, env: env ?? process.env, stdio: ["pipe", "pipe", stderr] });
+    // `ownProcessGroup`: the server leads a process group of its own (POSIX; a new console group on
+    // Windows), so a terminal's Ctrl-C — a SIGINT to the foreground group — reaches the app alone, which
+    // can then cancel its tasks and close() the server itself.
+    proc = spawn(command, args, { cwd, env: env ?? process.env, stdio: ["pipe", "pipe", stderr], detached: ownProcessGroup });
     streams = proc;
   }
   const tail = [];

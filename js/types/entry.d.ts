@@ -120,15 +120,11 @@ export declare const TASKS_EXTENSION: "io.modelcontextprotocol/tasks";
  * JSON-RPC channel itself — the request timed out or was aborted, the channel closed, a message could
  * not be sent — on any transport. Each transport's own failures are a subclass (`McpHttpError`,
  * `McpStdioError`, `McpPortError`), so `instanceof McpChannelError` catches them all. It has no `code`,
- * so it is never mistaken for a JSON-RPC error.
+ * so it is never mistaken for a JSON-RPC error; only an `McpHttpError` has HTTP fields.
  */
 export declare class McpChannelError extends Error {
   constructor(message: string, extra?: Record<string, unknown>);
   name: "McpChannelError" | "McpHttpError" | "McpStdioError" | "McpPortError" | "McpProtocolError";
-  /** The HTTP status (`McpHttpError`), else 0. */
-  status: number;
-  /** Up to 200 characters of the body that came back (`McpHttpError`), else "". */
-  body: string;
   /** The underlying failure, when there was one. */
   cause?: unknown;
   /** `false` for a channel that cannot come back (closed, a process that exited): the library does not
@@ -140,6 +136,10 @@ export declare class McpChannelError extends Error {
  * client's timeouts and aborts. */
 export declare class McpHttpError extends McpChannelError {
   name: "McpHttpError";
+  /** The HTTP status; 0 without a response. */
+  status: number;
+  /** Up to 200 characters of the body that came back ("" without one). */
+  body: string;
   /** The response's `Retry-After` in ms (seconds or an HTTP date), when it sent one: the library waits at
    * least this long before re-issuing a read. */
   retryAfterMs?: number;

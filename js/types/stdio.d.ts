@@ -16,6 +16,11 @@ export interface StdioClientOptions extends ChannelClientOptions {
   closeGraceMs?: number;
   /** With the `{stdin, stdout}` form: the client's `id` (default "stdio"). */
   id?: string;
+  /** Start the server in a process group of its own (default false: the app's): a terminal's Ctrl-C
+   * (SIGINT to the foreground group) then reaches the app only, and the server stays up to answer the
+   * `tasks/cancel` the app sends before `close()` (see docs/transports.md, "Ctrl-C"). The app must
+   * `close()` it: a server in its own group outlives an app that exits without. */
+  ownProcessGroup?: boolean;
 }
 
 /** A client over a server's stdio. A server that exits fails what is pending with an `McpStdioError`

@@ -1,7 +1,7 @@
 // The transports' error classes as a user meets them: exported values of both entries (instanceof
 // works), one base — McpChannelError, the channel's own failures on any transport — and a subclass per
 // transport for its own failures (McpHttpError, McpStdioError, McpPortError), each with its name, the
-// fields `status` and `body`, and no numeric `code` (never a JSON-RPC error).
+// HTTP fields `status` and `body` on an McpHttpError only, and no numeric `code` (never a JSON-RPC error).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -17,10 +17,11 @@ test("the classes are exported by both entries, the same class objects, in one h
     const e = new C("x");
     assert.ok(e instanceof McpChannelError && e instanceof Error);
     assert.equal(e.name, C.name);
-    assert.equal(e.status, 0);
-    assert.equal(e.body, "");
     assert.equal(e.code, undefined);
+    // HTTP fields on an HTTP error only (a stdio or port error carries none).
+    assert.deepEqual([e.status, e.body], C === McpHttpError ? [0, ""] : [undefined, undefined]);
   }
+  assert.equal(new McpHttpError("x", { status: 503 }).status, 503);
   assert.ok(!(new McpChannelError("x") instanceof McpHttpError));
 });
 

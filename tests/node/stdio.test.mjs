@@ -105,3 +105,43 @@ test("bad arguments throw a TypeError", () => {
   assert.throws(() => stdioClient("node", [], { stderr: "loud" }), TypeError);
   assert.throws(() => stdioClient("node", [], { onLog: 1 }), TypeError);
 });
+
+/** A CLI in a process group of its own (as a terminal runs one): it starts the test server over stdio
+ * (`ownProcessGroup` as given), waits on `forever`, and on SIGINT cancels the wait and closes the
+ * client; it prints `WORKING` once the task runs, then the outcome's tag. */
+function cli(ownProcessGroup) {
+  const pkgDir = new URL(`../../${process.env.PKG_DIR ?? "pkg"}/`, import.meta.url).href;
+  const script = `
+    const { stdioClient } = await import(${JSON.stringify(`${pkgDir}stdio.js`)});
+    const { callAndAwait } = await import(${JSON.stringify(`${pkgDir}node.js`)});
+    const client = stdioClient(process.execPath, [${JSON.stringify(server)}, "--poll-ms", "20"], { ownProcessGroup: ${ownProcessGroup} });
+    const cancel = new AbortController();
+    process.once("SIGINT", () => cancel.abort());
+    let told = false;
+    const onStatus = (s) => { if (!told && s.status === "working") { told = true; console.log("WORKING"); } };
+    const out = await callAndAwait(client, "forever", {}, {}, { cancelSignal: cancel.signal, onStatus, timeoutMs: 8000 });
+    console.log(out.tag === "error" ? "error " + out.error.kind : out.tag);
+    await client.close();
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { detached: true, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  const working = new Promise((resolve) => child.stdout.on("data", (d) => { out += d; if (out.includes("WORKING")) resolve(); }));
+  const exited = new Promise((resolve) => child.on("exit", () => resolve(out)));
+  return { child, working, exited };
+}
+
+test("Ctrl-C: in its own process group the server survives the terminal's SIGINT and acknowledges the cancel; in the app's group it dies with it", async () => {
+  for (const [own, want] of [[true, "cancelled"], [false, "error transport"]]) {
+    const { child, working, exited } = cli(own);
+    await working;
+    const t0 = Date.now();
+    process.kill(-child.pid, "SIGINT"); // the terminal's Ctrl-C: the whole foreground group
+    const out = await exited;
+    assert.equal(out.trim().split("\n").at(-1), want, `ownProcessGroup: ${own}: ${out}`);
+    assert.ok(Date.now() - t0 < 5000, "no wait to the deadline");
+  }
+});
+
+test("ownProcessGroup must be a boolean", () => {
+  assert.throws(() => stdioClient(process.execPath, [server], { ownProcessGroup: "yes" }), /ownProcessGroup must be a boolean/);
+});
