@@ -675,6 +675,7 @@ async fn into_result_and_the_predicates_give_results_and_errors_for_question_mar
     let task = e.task_error().unwrap();
     assert!(task.is_timeout() && !task.is_request_timeout() && task.code == codes::TIMEOUT);
     assert_eq!(task.last_status().map(|s| s.state), Some(TaskState::Working), "the task goes on");
+    assert!(task.task_id.as_deref().is_some_and(|id| id.starts_with("forever")), "and is named: {:?}", task.task_id);
 
     // An unknown task: is_not_found, on the step's Error and on its TaskError; a method the server lacks.
     let e = get_task(&client, "missing-1", StepOptions::default()).await.unwrap_err();

@@ -170,8 +170,10 @@ export interface TaskError {
 export interface OkResult { tag: "ok"; result: CallToolResult }
 /** `{tag: "task", status}`: `tools/call` created a task. */
 export interface TaskCreated { tag: "task"; status: TaskStatus }
-/** `{tag: "error", error}`. */
-export interface Failed { tag: "error"; error: TaskError }
+/** `{tag: "error", error}`. An error that ended a wait on a task (`awaitTask`, `callAndAwait` once the
+ * task exists; also a step's, on the task it names) also carries the task — `taskId`, and `status`, its
+ * last status read (absent when none was) — so the task is never orphaned: await it again, or cancel it. */
+export interface Failed { tag: "error"; error: TaskError; taskId?: string; status?: TaskStatus }
 /** `{tag: "cancelled", status}`: the task ended cancelled. */
 export interface Cancelled { tag: "cancelled"; status: TaskStatus }
 /** `{tag: "input_required", source: "task", status}`: the task needs input the library may not answer
@@ -401,6 +403,10 @@ export interface AwaitTaskOptions extends StepOptions {
    * server: on the session's `notifications/tasks/status`, polling where it has none (see
    * docs/generations.md). */
   listen?: boolean | undefined;
+  /** With `listen`: poll instead where listening cannot be had — a server without
+   * `subscriptions/listen` (`-32601`) or a client without `listen` (default false: the wait ends with
+   * that error, as specified). */
+  listenFallback?: boolean | undefined;
   /** Keys answered before this wait (e.g. before a restart): never asked; an `answer` given (one not
    * yet acknowledged) is sent once, without asking, while a status still lists its key. The journal
    * fills it in; give it yourself when you persist answers your own way. */

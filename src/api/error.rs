@@ -195,8 +195,13 @@ pub struct TaskError {
     pub data: Option<JsValue>,
     /// Why, in detail.
     pub cause: Option<Cause>,
+    /// The task the wait was on, when the error ended a wait on one (JS: the outcome's `taskId`): with
+    /// [`Self::last_status`], what to await again or cancel — a task is never orphaned.
+    pub task_id: Option<String>,
     /// The error object, as in the JS outcome.
     pub value: JsValue,
+    /// The task's last status the outcome carries beside the error (JS: the outcome's `status`).
+    status: Option<Box<TaskStatus>>,
 }
 
 impl TaskError {
@@ -215,7 +220,19 @@ impl TaskError {
             message: value.get_str("message").unwrap_or_default(),
             data: value.get("data"),
             cause: value.get("cause").and_then(|c| Cause::from_js(&c)),
+            task_id: None,
             value: value.clone(),
+            status: None,
+        }
+    }
+
+    /// Reads an `error` outcome: its `error` object, and the task it carries beside it (`taskId`,
+    /// `status`).
+    pub(crate) fn from_outcome(outcome: &JsValue, error: &JsValue) -> Self {
+        Self {
+            task_id: outcome.get_str("taskId"),
+            status: outcome.get("status").and_then(|s| TaskStatus::from_js(&s)).map(Box::new),
+            ..Self::from_js(error)
         }
     }
 }
@@ -284,9 +301,15 @@ impl TaskError {
     }
 
     /// The task's last status the error carries: the last one read before a timeout, a request
-    /// timeout, an expiry or a journal failure, the status a failed input handler was asked for, or
-    /// the failed status; `None` when none was read.
+    /// timeout, an expiry or a journal failure, the status a failed input handler was asked for, the
+    /// failed status — or, for any other error that ended a wait on a task, the last one read; `None`
+    /// when none was read.
     pub fn last_status(&self) -> Option<&TaskStatus> {
+        self.cause_status().or(self.status.as_deref())
+    }
+
+    /// The status the cause carries.
+    fn cause_status(&self) -> Option<&TaskStatus> {
         match self.cause.as_ref()? {
             Cause::Timeout { status } | Cause::RequestTimeout { status, .. } | Cause::Expired { status } => {
                 status.as_deref()
@@ -300,7 +323,12 @@ impl TaskError {
     /// The engine's error, typed (its `value` the error object the JS functions give).
     pub(crate) fn of(f: EngineTaskError<JsValue>) -> Self {
         let value = f.to_json();
-        Self { code: f.code, kind: f.kind, message: f.message, data: f.data, cause: f.cause.and_then(Cause::of), value }
+        let (task_id, status) = match f.task.map(|t| *t) {
+            Some(t) => (Some(t.task_id), t.status.and_then(|s| TaskStatus::from_js(&s)).map(Box::new)),
+            None => (None, None),
+        };
+        let cause = f.cause.and_then(Cause::of);
+        Self { code: f.code, kind: f.kind, message: f.message, data: f.data, cause, task_id, value, status }
     }
 }
 

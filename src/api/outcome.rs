@@ -170,7 +170,7 @@ impl WaitOutcome {
             "ok" => Self::Ok(ToolResult { value: value.get("result")? }),
             "cancelled" => Self::Cancelled(TaskStatus::from_js(&value.get("status")?)?),
             "input_required" => Self::InputRequired(InputRequired::from_js(&value.get("status")?)),
-            "error" => Self::Error(TaskError::from_js(&value.get("error")?)),
+            "error" => Self::Error(TaskError::from_outcome(value, &value.get("error")?)),
             _ => return None,
         })
     }

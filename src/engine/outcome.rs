@@ -187,9 +187,29 @@ pub(crate) struct TaskError<V> {
     pub kind: ErrorKind,
     /// Details.
     pub cause: Option<Cause<V>>,
+    /// The task the failed wait was on, when there is one: the outcome carries its id and last status
+    /// beside the error (`{tag: "error", error, taskId, status?}`), so that no task is orphaned.
+    pub task: Option<Box<TaskContext<V>>>,
+}
+
+/// The task an error outcome is about ([`TaskError::task`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TaskContext<V> {
+    /// Its id.
+    pub task_id: String,
+    /// Its last status read (`None`: none was).
+    pub status: Option<V>,
 }
 
 impl<J: Json> TaskError<J> {
+    /// This error, about task `task_id` whose last status is `status` — unless it is about one already.
+    pub(crate) fn about(mut self, task_id: &str, status: Option<J>) -> Self {
+        if self.task.is_none() {
+            self.task = Some(Box::new(TaskContext { task_id: task_id.to_owned(), status }));
+        }
+        self
+    }
+
     /// The server answered `method` with a JSON-RPC error: passed through with kind `"server"`.
     pub(crate) fn rpc(method: &'static str, e: RpcError<J>) -> Self {
         Self {
@@ -198,6 +218,7 @@ impl<J: Json> TaskError<J> {
             data: e.data,
             kind: ErrorKind::Server,
             cause: Some(Cause::RpcError { method }),
+            task: None,
         }
     }
 
@@ -221,6 +242,7 @@ impl<J: Json> TaskError<J> {
             data: Some(J::object(data)),
             kind: ErrorKind::Transport,
             cause: Some(Cause::RequestFailed { method, error }),
+            task: None,
         }
     }
 
@@ -232,6 +254,7 @@ impl<J: Json> TaskError<J> {
             data: None,
             kind: ErrorKind::Protocol,
             cause: Some(Cause::ProtocolViolation { method, response }),
+            task: None,
         }
     }
 
@@ -249,6 +272,7 @@ impl<J: Json> TaskError<J> {
             data: Some(J::object(vec![(key, J::string(value)), ("timeoutMs", J::number(timeout_ms as f64))])),
             kind: ErrorKind::Transport,
             cause: Some(Cause::Timeout { status }),
+            task: None,
         }
     }
 
@@ -270,6 +294,7 @@ impl<J: Json> TaskError<J> {
             ])),
             kind: ErrorKind::Transport,
             cause: Some(Cause::RequestTimeout { method, status }),
+            task: None,
         }
     }
 
@@ -281,6 +306,7 @@ impl<J: Json> TaskError<J> {
             data: e.data,
             kind: ErrorKind::Server,
             cause: Some(Cause::TaskFailed { status }),
+            task: None,
         }
     }
 
@@ -297,7 +323,7 @@ impl<J: Json> TaskError<J> {
             ),
             Err(e) => (e.code, said.unwrap_or(e.message), e.data),
         };
-        Self { code, message, data, kind: ErrorKind::Server, cause: Some(Cause::TaskFailed { status }) }
+        Self { code, message, data, kind: ErrorKind::Server, cause: Some(Cause::TaskFailed { status }), task: None }
     }
 
     /// An input handler (key `Some`) or the input function (key `None`) failed for `reason`.
@@ -312,6 +338,7 @@ impl<J: Json> TaskError<J> {
             data: None,
             kind: ErrorKind::Execution,
             cause: Some(Cause::InputHandler { key, reason, status }),
+            task: None,
         }
     }
 
@@ -323,6 +350,7 @@ impl<J: Json> TaskError<J> {
             data: e.data,
             kind: ErrorKind::Server,
             cause: Some(Cause::Expired { status }),
+            task: None,
         }
     }
 
@@ -334,6 +362,7 @@ impl<J: Json> TaskError<J> {
             data: None,
             kind: ErrorKind::Transport,
             cause: Some(Cause::ListenUnsupported),
+            task: None,
         }
     }
 
@@ -418,7 +447,16 @@ impl<J: Json> Outcome<J> {
             Self::Ack => tagged("ok", None),
             Self::Cancelled(s) => tagged("cancelled", Some(("status", s))),
             Self::InputRequired(s) | Self::CallInputRequired(s) => tagged("input_required", Some(("status", s))),
-            Self::Error(f) => tagged("error", Some(("error", &f.to_json()))),
+            Self::Error(f) => {
+                let mut fields = vec![("tag", J::string("error")), ("error", f.to_json())];
+                if let Some(t) = &f.task {
+                    fields.push(("taskId", J::string(&t.task_id)));
+                    if let Some(s) = &t.status {
+                        fields.push(("status", s.clone()));
+                    }
+                }
+                J::object(fields)
+            }
         }
     }
 }

@@ -32,7 +32,14 @@ impl<J: Json> Opening<J> {
         Self { build: Some(build), machine: None, since: now, deadline, subject, cancel: false, out: Queue::new() }
     }
 
+    /// Ends the call before its machine was made; an error of a call on a known task carries its id.
     fn end(&mut self, end: End<J>) {
+        let end = match end {
+            End::Outcome(Outcome::Error(f)) if self.subject.0 == "taskId" => {
+                End::Outcome(Outcome::Error(f.about(&self.subject.1, None)))
+            }
+            end => end,
+        };
         if self.build.take().is_some() {
             self.out.push_back(Action::End(end));
         }

@@ -143,6 +143,9 @@ pub(crate) struct WaitSettings {
     pub input: InputMode,
     /// Wait on `subscriptions/listen` instead of polling.
     pub listen: bool,
+    /// With `listen`: a server without `subscriptions/listen` (`-32601`) or a client that cannot
+    /// listen is polled instead (default: the wait ends with that error, as specified).
+    pub listen_fallback: bool,
     /// Input requests read per step.
     pub read_chunk: ReadChunk,
     /// The server's generation.
@@ -161,6 +164,7 @@ impl Default for WaitSettings {
             cancel_on_abort: false,
             input: InputMode::default(),
             listen: false,
+            listen_fallback: false,
             read_chunk: ReadChunk::default(),
             generation: Generation::default(),
         }

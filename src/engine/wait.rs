@@ -360,7 +360,13 @@ impl<J: Json> Wait<J> {
                     let d = desk(&mut self.desk, self.opts.input, self.opts.read_chunk);
                     match d.offer(requests, &status, &mut self.out) {
                         Err(Stop::Return) => return self.finish(End::Outcome(Outcome::InputRequired(status))),
-                        Err(Stop::Fail(f)) => return self.fail(f),
+                        Err(Stop::Fail(f)) => {
+                            // The status was read (its requests are what is wrong): the last one, as when
+                            // its requests are read over several steps.
+                            let (interval, lacks) = (self.interval(&view), lacks_payload(&view));
+                            self.last = Some(Seen::new(view, now, interval, lacks));
+                            return self.fail(f);
+                        }
                         Ok(()) => {}
                     }
                 }
@@ -717,17 +723,26 @@ impl<J: Json> Wait<J> {
         match event {
             // A 2025-11-25 session without the stream (or whose stream broke): polls, as it always can.
             StreamEvent::Unsupported | StreamEvent::Failed(_) if self.core => self.fall_back(now),
+            // Asked to poll where listening cannot be had.
+            StreamEvent::Unsupported if self.opts.listen_fallback => self.fall_back(now),
             StreamEvent::Unsupported => self.fail(TaskError::listen_unsupported()),
             StreamEvent::End => self.fall_back(now),
             StreamEvent::Failed(v) => match (self.stream, read_rejection(v)) {
-                (Stream::Opening { .. }, RequestEnd::RpcError(e)) => {
-                    self.fail(TaskError::rpc("subscriptions/listen", e))
-                }
+                (Stream::Opening { .. }, RequestEnd::RpcError(e)) => self.listen_refused(e, now),
                 (_, RequestEnd::Transport(e)) => self.listen_failed(Lost::Failed(e), now),
                 _ => self.fall_back(now),
             },
             StreamEvent::Message(m) => self.on_message(m, now),
         }
+    }
+
+    /// The server refused the listen with JSON-RPC error `e`: the wait ends with it — or, with
+    /// `listen_fallback` and a server without the method (`-32601`), polls.
+    fn listen_refused(&mut self, e: RpcError<J>, now: Millis) {
+        if self.opts.listen_fallback && e.code == CODE_NOT_FOUND {
+            return self.fall_back(now);
+        }
+        self.fail(TaskError::rpc("subscriptions/listen", e));
     }
 
     /// The listen stream failed (or its acknowledgement timed out): reopen after a backoff, or poll.
@@ -745,7 +760,7 @@ impl<J: Json> Wait<J> {
         if method.is_none() && m.get("id").is_some() {
             // The listen request's own response: an error refuses the subscription, a result ends it.
             match (self.stream, m.get("error").as_ref().and_then(read_rpc_error)) {
-                (Stream::Opening { .. }, Some(e)) => self.fail(TaskError::rpc("subscriptions/listen", e)),
+                (Stream::Opening { .. }, Some(e)) => self.listen_refused(e, now),
                 _ => self.fall_back(now),
             }
             return;
@@ -829,7 +844,9 @@ impl<J: Json> Wait<J> {
         false
     }
 
+    /// Ends the wait with `f`, about this task (its id and last status: the task is never orphaned).
     fn fail(&mut self, f: TaskError<J>) {
+        let f = f.about(&self.task_id, self.last_status());
         self.finish(End::Outcome(Outcome::Error(f)));
     }
 

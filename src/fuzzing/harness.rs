@@ -1148,6 +1148,8 @@ fn wait_options(o: &Opts) -> WaitSettings {
         cancel_on_abort: o.cancel_on_abort,
         input: o.input.mode(),
         listen: o.listen,
+        // From the jitter seed's bit 61 (as the read chunk, so that stored inputs keep their meaning).
+        listen_fallback: (o.seed >> 61) & 1 == 1,
         read_chunk: read_chunk(o),
         generation: crate::proto::core_tasks::Generation::default(),
     }

@@ -102,6 +102,10 @@ pub struct AwaitOptions {
     pub listen_check: Option<Duration>,
     /// Wait on `subscriptions/listen` instead of polling.
     pub listen: bool,
+    /// With `listen`: poll instead where listening cannot be had — a server without
+    /// `subscriptions/listen` (`-32601`) or a client that cannot listen (default: the wait ends with
+    /// that error, as specified).
+    pub listen_fallback: bool,
     /// With `signal`: also send a best-effort `tasks/cancel` on abort.
     pub cancel_on_abort: bool,
     /// Dropping the call's future before it ends (e.g. the losing branch of a `select`) also sends a
@@ -223,6 +227,7 @@ impl AwaitOptions {
             cancel_on_abort: self.cancel_on_abort,
             input: input_mode(&self.input, handlers),
             listen: self.listen,
+            listen_fallback: self.listen_fallback,
             read_chunk: ReadChunk::default(),
             generation: crate::proto::core_tasks::Generation::default(),
         };

@@ -207,6 +207,44 @@ fn a_client_without_listen_gets_a_transport_error() {
 }
 
 #[test]
+fn the_listen_errors_carry_the_task_so_it_is_never_orphaned() {
+    // No status read yet: the task id alone.
+    let mut sim = Sim::new(polls(vec![Resp::Never])).stream(vec![(0, StreamEvent::Unsupported)]);
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), listen());
+    assert_eq!((&out["tag"], &out["taskId"]), (&json!("error"), &json!("t1")));
+    assert!(out.get("status").is_none(), "no status was read: {out}");
+    // A seed status given: it is the last status.
+    let mut sim = Sim::new(polls(vec![Resp::Never]))
+        .stream(vec![(5, StreamEvent::Failed(json!({"code": -32601, "message": "Method not found"})))]);
+    let seed = at("working", "01", json!({}));
+    let out = run(&mut sim, TaskRef::Status(seed.clone()), listen());
+    assert_eq!(out["error"]["code"], -32601);
+    assert_eq!((&out["taskId"], &out["status"]["status"]), (&json!("t1"), &json!("working")), "{out}");
+}
+
+#[test]
+fn with_listen_fallback_a_server_or_client_without_listen_is_polled() {
+    let fallback = WaitSettings { listen_fallback: true, ..listen() };
+    for refusal in [
+        StreamEvent::Failed(json!({"code": -32601, "message": "Method not found"})),
+        StreamEvent::Message(
+            json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found"}}),
+        ),
+        StreamEvent::Unsupported,
+    ] {
+        let mut sim = Sim::new(polls(vec![Resp::Ok(0, get_result(completed("02")))])).stream(vec![(5, refusal)]);
+        let out = run(&mut sim, TaskRef::TaskId("t1".into()), fallback);
+        assert_eq!(out["tag"], "ok", "{out}");
+        assert_eq!(sim.times("tasks/get").len(), 1, "polled at once");
+    }
+    // Another refusal still ends the wait: only "no such method" means "no listen here".
+    let mut sim = Sim::new(polls(vec![Resp::Never]))
+        .stream(vec![(5, StreamEvent::Failed(json!({"code": -32021, "message": "missing capability"})))]);
+    let out = run(&mut sim, TaskRef::TaskId("t1".into()), fallback);
+    assert_eq!(out["error"]["code"], -32021);
+}
+
+#[test]
 fn an_ack_that_does_not_list_the_task_falls_back_to_polling() {
     for ids in [json!(["other"]), json!([]), Value::Null] {
         let mut sim = Sim::new(polls(vec![

@@ -149,7 +149,8 @@ fn the_deadline_ends_a_sleep_without_another_poll() {
             "code": -32001, "kind": "transport", "message": "timed out after 1000 ms waiting for task t1",
             "data": {"taskId": "t1", "timeoutMs": 1000},
             "cause": {"type": "timeout", "status": working(Some(400))}
-        }})
+        }, "taskId": "t1", "status": working(Some(400))}),
+        "the outcome carries the task beside the error: its id and last status"
     );
 }
 
@@ -219,7 +220,7 @@ fn a_failed_task_is_a_server_error_with_the_tasks_own_error() {
     assert_eq!(
         out,
         json!({"tag": "error", "error": {"code": -32603, "message": "upstream 503", "data": {"retry": true}, "kind": "server",
-            "cause": {"type": "task_failed", "status": failed}}})
+            "cause": {"type": "task_failed", "status": failed}}, "taskId": "t1"})
     );
 }
 
@@ -250,7 +251,7 @@ fn a_json_rpc_error_on_tasks_get_ends_the_wait() {
     let out = run(TaskRef::TaskId("nope".into()), opts(), &mut sim);
     assert_eq!(
         out,
-        json!({"tag": "error", "error": {"code": -32602, "message": "unknown task", "kind": "server", "cause": {"type": "rpc_error", "method": "tasks/get"}}})
+        json!({"tag": "error", "error": {"code": -32602, "message": "unknown task", "kind": "server", "cause": {"type": "rpc_error", "method": "tasks/get"}}, "taskId": "nope"})
     );
 }
 
@@ -263,7 +264,7 @@ fn a_transport_failure_ends_the_wait_with_its_details() {
         out,
         json!({"tag": "error", "error": {"code": -32000, "message": "tasks/get failed: HTTP 502: not JSON", "kind": "transport",
             "data": {"method": "tasks/get", "status": 502, "body": "<html>"},
-            "cause": {"type": "request_failed", "method": "tasks/get", "error": rejection}}})
+            "cause": {"type": "request_failed", "method": "tasks/get", "error": rejection}}, "taskId": "t1"})
     );
 }
 

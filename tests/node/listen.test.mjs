@@ -71,6 +71,26 @@ test("a server without subscriptions refuses with -32601; a client without liste
     assert.deepEqual(out.error.cause, { type: "listen_unsupported" });
   }));
 
+test("the listen errors carry the task (never orphaned); listenFallback polls instead", () =>
+  withCore({ listen: false }, async (client, core) => {
+    const created = await callTool(client, "slow", { ms: 80 });
+    const refused = await awaitTask(client, created.status, { listen: true });
+    assert.equal(refused.tag, "error");
+    assert.equal(refused.taskId, created.status.taskId, "the task's id beside the error");
+    assert.equal(refused.status.taskId, created.status.taskId, "and its last status (the seed)");
+    const noListen = { request: client.request };
+    const bare = await awaitTask(noListen, created.status.taskId, { listen: true });
+    assert.equal(bare.taskId, created.status.taskId);
+    assert.equal(bare.status, undefined, "no status read yet: none");
+    // Asked to: poll where there is no listen.
+    core.resetLog();
+    const polled = await awaitTask(client, created.status, { listen: true, listenFallback: true });
+    assert.equal(polled.tag, "ok", JSON.stringify(polled));
+    assert.ok(gets(core) >= 1);
+    const polledBare = await awaitTask(noListen, created.status, { listen: true, listenFallback: true });
+    assert.equal(polledBare.tag, "ok");
+  }));
+
 test("a silent stream is bounded by the deadline and closed", () =>
   withCore({}, async (client, core) => {
     const created = await callTool(client, "forever", { listen: "silent" });

@@ -11,7 +11,7 @@ use super::hash::{digest, hash_text, text_of};
 use super::key::key_of;
 use super::lock::Held;
 use super::{is_terminal, Journal};
-use crate::engine::outcome::CODE_INTERNAL;
+use crate::engine::outcome::{TaskContext, CODE_INTERNAL};
 use crate::engine::{Cause as EngineCause, ErrorKind, Outcome as EngineOutcome, TaskError as EngineTaskError};
 use crate::json::Json;
 use crate::shell::callbacks::Reply;
@@ -40,13 +40,16 @@ fn failure_outcome(
     EngineOutcome::Error(EngineTaskError {
         code: CODE_INTERNAL,
         message: ["journal: ", operation, " failed: ", &detail(error)].concat(),
-        data: Some(JsValue::object(vec![("taskId", task_id), ("operation", js_string(operation))])),
+        data: Some(JsValue::object(vec![("taskId", task_id.clone()), ("operation", js_string(operation))])),
         kind: ErrorKind::Journal,
         cause: Some(EngineCause::JournalFailed {
             operation,
             error: error.clone(),
-            status: Some(status).filter(|s| !s.is_null()),
+            status: Some(status.clone()).filter(|s| !s.is_null()),
         }),
+        task: task_id
+            .as_string()
+            .map(|task_id| Box::new(TaskContext { task_id, status: Some(status).filter(|s| !s.is_null()) })),
     })
 }
 

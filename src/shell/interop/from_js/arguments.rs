@@ -166,6 +166,7 @@ fn await_options(v: &JsValue) -> Check<AwaitOptions> {
         cancel_on_abort: flag(&o, "cancelOnAbort")?,
         cancel_on_drop: false,
         listen: flag(&o, "listen")?,
+        listen_fallback: flag(&o, "listenFallback")?,
         on_status: function(&o, "onStatus")?.map(js_status),
         signal: signal(&o)?,
         cancel_signal: signal_at(&o, "cancelSignal")?,
