@@ -105,8 +105,9 @@ function withMeta(params, info, caps, plain) {
   const given = readKey(params, "_meta");
   const meta = isObject(given) ? { ...given } : {};
   meta[META + "protocolVersion"] = PROTOCOL_VERSION;
-  if (meta[META + "clientInfo"] === undefined) meta[META + "clientInfo"] = info;
-  if (meta[META + "clientCapabilities"] === undefined) meta[META + "clientCapabilities"] = caps;
+  for (const [key, value] of [["clientInfo", info], ["clientCapabilities", caps]]) {
+    if (meta[META + key] === undefined) meta[META + key] = value;
+  }
   copy._meta = meta;
   return copy;
 }
@@ -416,7 +417,8 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     const result = readKey(message, "result");
     const error = readKey(message, "error");
     const answered = result !== undefined || error !== undefined;
-    if (rawId !== undefined && (typeof method !== "string" || answered)) {
+    if (rawId !== undefined) {
+      if (typeof method === "string" && !answered) return route(message, via);
       const id = ownId(rawId);
       if (id === undefined || !answered) return false;
       const w = waiting.get(id);
@@ -430,8 +432,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
       else settle(id, false, isRpcError(error) ? error : channelError("request: malformed JSON-RPC error", error));
       return true;
     }
-    if (rawId !== undefined && typeof method === "string") return route(message, via);
-    if (rawId !== undefined || typeof method !== "string") return false;
+    if (typeof method !== "string") return false;
     if (method === "notifications/tools/list_changed") toolPages.clear();
     const hit = targets(streams, ownId, method, readKey(message, "params"));
     for (const [id] of hit) push(id, message);

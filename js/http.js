@@ -149,8 +149,8 @@ const isHttpError = (e) => attempt(() => e?.name) === "McpHttpError";
 /** What a failure of `what` (a method, or "GET") to fetch or read becomes: itself when it is an
  * `McpHttpError`, else the "network error" `McpHttpError` it caused (with the HTTP `status`, 0 if none). */
 const networkError = (what, e, status) => (isHttpError(e) ? e : new McpHttpError(`${what}: network error: ${describe(e)}`, { status, cause: e }));
-/** Cancels a body's reader, dropping what that throws or rejects with. */
-const cancelReader = (reader) => attempt(() => reader.cancel().then(nothing, nothing));
+/** Cancels a body or its reader (none: nothing to do), dropping what that throws or rejects with. */
+const cancelQuietly = (stream) => attempt(() => stream.cancel().then(nothing, nothing));
 
 /** The request headers: the caller's (an object, pairs, a Headers, or nothing) under the protocol's —
  * a 2025-11-25 session's (`open`: `{id, version}`) or the 2026-07-28 routing headers. */
@@ -209,6 +209,14 @@ export function httpClient(url, options) {
   /** What the call being sent shares with its exchange (handed from `request`/`listen` to `send`):
    * the HTTP status once known, and for a listen its stream state. */
   let handoff;
+  /** Starts a call with `start` (the channel's `request` or `listen`, which sends its message at once),
+   * handing `shared` to its exchange. */
+  function handing(shared, start) {
+    handoff = shared;
+    const started = start();
+    handoff = undefined;
+    return started;
+  }
 
   const chan = channelClient((message) => {
     // A response to a server's request: one POST, accepted (202) or refused.
@@ -280,11 +288,12 @@ export function httpClient(url, options) {
     if (id !== undefined) inflight.set(id, abort);
     let status = 0;
     let after;
-    const httpError = (detail, text) => {
+    /** The `McpHttpError` of this exchange's HTTP answer: `detail`, an excerpt of body `text`, `extra`. */
+    const httpError = (detail, text, extra) => {
       const body = typeof text === "string" ? text.slice(0, EXCERPT) : "";
       const e = new McpHttpError(`${method}: HTTP ${status} ${detail}`, { status, body });
       if (after !== undefined) e.retryAfterMs = after;
-      return e;
+      return Object.assign(e, extra);
     };
     let reader;
     /** Answered on an event stream: the rest of it is read, not cancelled (see `drain`). */
@@ -310,9 +319,9 @@ export function httpClient(url, options) {
       reader = attempt(() => response.body?.getReader());
       if ((status > 299 && status < 400) || attempt(() => response.type) === "opaqueredirect") {
         const location = attempt(() => response.headers.get("location")) ?? "";
-        throw Object.assign(httpError(`redirect${location && ` to ${location}`} refused (not followed)`), { location });
+        throw httpError(`redirect${location && ` to ${location}`} refused (not followed)`, undefined, { location });
       }
-      const tooLarge = (text) => Object.assign(httpError(`answer larger than ${maxAnswerBytes} bytes (maxAnswerBytes)`, text), { maxAnswerBytes });
+      const tooLarge = (text) => httpError(`answer larger than ${maxAnswerBytes} bytes (maxAnswerBytes)`, text, { maxAnswerBytes });
       if (!isEventStream(type)) {
         const text = reader ? await readText(reader, maxAnswerBytes, tooLarge) : await response.text();
         if (gone) return;
@@ -337,13 +346,13 @@ export function httpClient(url, options) {
       gone = true;
       if (inflight.get(id) === abort) inflight.delete(id);
       if (drainAfter) drain(reader).then(nothing, nothing);
-      else if (reader) cancelReader(reader);
+      else cancelQuietly(reader);
     }
 
   }
 
-  /** The session's GET event stream (MCP 2025-11-25), shared by the listens on it: opened with the
-   * first, aborted after the last; `failed` rejects when it cannot be had (a server without one
+  /** The session's GET event stream (MCP 2025-11-25), shared by the listens on it (`users`): opened
+   * with the first, aborted after the last; `failed` rejects when it cannot be had (a server without one
    * answers 405), breaks or ends. Its messages go to the channel, which hands each listen the
    * `notifications/tasks/status` of its task. */
   let sessionStream;
@@ -352,7 +361,7 @@ export function httpClient(url, options) {
     let reject;
     const failed = new Promise((_, r) => (reject = r));
     failed.then(nothing, nothing);
-    const g = { users: 0, failed, close: () => attempt(() => controller.abort()) };
+    const g = { users: new Set(), failed, close: () => attempt(() => controller.abort()) };
     (async () => {
       const h = await headersFor();
       h.set("Accept", "text/event-stream");
@@ -370,7 +379,7 @@ export function httpClient(url, options) {
         }, undefined, nothing, Infinity);
         throw new McpHttpError("GET: the session's event stream ended", { status });
       } finally {
-        if (reader) cancelReader(reader);
+        cancelQuietly(reader);
       }
     })().catch((e) => {
       if (sessionStream === g) sessionStream = undefined;
@@ -384,13 +393,11 @@ export function httpClient(url, options) {
   async function sessionListen(params, opts) {
     const it = await channelListen(params, opts);
     const g = (sessionStream ??= openSessionStream());
-    g.users += 1;
-    let left = false;
+    g.users.add(it);
+    /** This listen is done with the stream (again: nothing); the last one closes it. */
     const leave = () => {
-      if (left) return;
-      left = true;
-      g.users -= 1;
-      if (g.users === 0 && sessionStream === g) {
+      g.users.delete(it);
+      if (g.users.size === 0 && sessionStream === g) {
         sessionStream = undefined;
         g.close();
       }
@@ -412,9 +419,7 @@ export function httpClient(url, options) {
   function listen(params, opts) {
     if (open()) return sessionListen(params, opts);
     const stream = listenState();
-    handoff = { status: 0, stream };
-    const started = channelListen(params, opts);
-    handoff = undefined;
+    const started = handing({ status: 0, stream }, () => channelListen(params, opts));
     return started.then(async (it) => {
       try {
         await stream.open;
@@ -445,9 +450,7 @@ export function httpClient(url, options) {
       if (opening) return opening.then(() => call(method, params, opts, true));
     }
     const shared = { status: 0 };
-    handoff = shared;
-    const p = request(method, params, opts);
-    handoff = undefined;
+    const p = handing(shared, () => request(method, params, opts));
     return p.then((result) => {
       if (method === "initialize") s.id = shared.sessionId;
       return result;
@@ -473,13 +476,13 @@ export function httpClient(url, options) {
   /** Ends the client: a 2025-11-25 session is ended on the server (DELETE; what that answers is
    * dropped), then every pending and later request fails with "the client closed". */
   async function end() {
-    const open = s.id !== undefined && !s.gone ? { id: s.id, version: s.version } : undefined;
+    const ending = s.id !== undefined && !s.gone ? { id: s.id, version: s.version } : undefined;
     s.lost(new McpHttpError("the client closed", { retryable: false }));
     sessionStream?.close();
     close();
-    if (!open) return;
+    if (!ending) return;
     try {
-      const response = await fetchUrl({ method: "DELETE", headers: await headersFor(undefined, undefined, open) });
+      const response = await fetchUrl({ method: "DELETE", headers: await headersFor(undefined, undefined, ending) });
       await response.body?.cancel?.();
     } catch {
       // The session ends on the server when its DELETE arrives, or when the server drops it: nothing to add.
@@ -546,10 +549,12 @@ function requestEvents(id, stream, receive) {
     if (isResponseTo(msg, id)) {
       receive(msg);
       return true;
-    } else if (isObjectLike(msg) && msg.id !== undefined && typeof msg.method === "string" && msg.result === undefined && msg.error === undefined) {
+    }
+    if (!isObjectLike(msg) || typeof msg.method !== "string") return;
+    if (msg.id !== undefined) {
       // A request of the server's, on this request's stream: it belongs to this request.
-      receive(msg, id);
-    } else if (stream && isObjectLike(msg) && msg.id === undefined && typeof msg.method === "string") {
+      if (msg.result === undefined && msg.error === undefined) receive(msg, id);
+    } else if (stream) {
       // The notifications of a listen's own stream are its own, whatever the server tagged them.
       const p = isObjectLike(msg.params) ? msg.params : {};
       const meta = isObjectLike(p._meta) ? p._meta : {};
@@ -597,7 +602,7 @@ const DRAIN_MS = 2000;
  * answered request ends as a finished response (cancelling its body would show it as failed,
  * `net::ERR_ABORTED`, in DevTools); a stream the server keeps open longer than DRAIN_MS is cancelled. */
 async function drain(reader) {
-  const timer = setTimeout(() => cancelReader(reader), DRAIN_MS);
+  const timer = setTimeout(() => cancelQuietly(reader), DRAIN_MS);
   // Held here until the end: a body stream nothing reachable refers to is collected, and Chromium
   // then cancels its request (net::ERR_ABORTED after all).
   draining.add(reader);
