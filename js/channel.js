@@ -140,8 +140,9 @@ function targets(streams, ownId, method, params) {
   const open = [...streams].filter(([, s]) => !s.end);
   if (sub !== undefined) return open.filter(([id]) => id === sub);
   if (method === "notifications/tasks" || method === "notifications/tasks/status") {
+    // (A listen's `taskIds` are strings: a `taskId` that is none is no one's.)
     const task = readKey(params, "taskId");
-    return typeof task === "string" ? open.filter(([, s]) => s.taskIds.includes(task)) : [];
+    return open.filter(([, s]) => s.taskIds.includes(task));
   }
   if (method === "notifications/subscriptions/acknowledged") {
     const acked = strings(readKey(readKey(params, "notifications"), "taskIds"));
@@ -378,14 +379,14 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
    * server is answered with a JSON-RPC error at once — a request is never left unanswered. */
   function route(message, via) {
     const related = readKey(readKey(readKey(readKey(message, "params"), "_meta"), RELATED_TASK), "taskId");
+    /** The pending requests that hear server→client requests. */
+    const hearing = [...waiting.values()].filter((w) => w.onRequest);
     let to;
-    if (typeof related === "string") to = [...waiting.values()].find((w) => w.onRequest && w.taskId === related);
-    const carrier = via === undefined ? undefined : waiting.get(ownId(via));
+    if (typeof related === "string") to = hearing.find((w) => w.taskId === related);
+    // (`ownId` reads no id from undefined.)
+    const carrier = waiting.get(ownId(via));
     if (!to && carrier?.onRequest) to = carrier;
-    if (!to && related === undefined && via === undefined) {
-      const hearing = [...waiting.values()].filter((w) => w.onRequest);
-      if (hearing.length === 1) to = hearing[0];
-    }
+    if (!to && related === undefined && via === undefined && hearing.length === 1) to = hearing[0];
     const hear = to?.onRequest ?? readKey(client, "onrequest");
     if (typeof hear === "function" && attempt(() => (hear(message), true), false)) return true;
     const method = readKey(message, "method");
