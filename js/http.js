@@ -238,15 +238,15 @@ export function httpClient(url, options) {
   const { request, listen: channelListen, receive, fail, close, notify, speak, ...client } = chan;
   /** The session (the generation found, a 2025-11-25 session's id and version; `generation.js`). */
   const s = session(chan, named, { request: (m, p, o) => call(m, p, o, true), notify, discovered: (p) => (discovered = p), clientInfo: common.clientInfo });
-  /** What a 2025-11-25 exchange is sent with: its session (undefined: the 2026-07-28 headers; `version`
-   * is set from the session's `initialize` on). */
-  const open = () => (s.version !== undefined ? { id: s.id, version: s.version } : undefined);
+  /** What a 2025-11-25 exchange is sent with: its session, `{id, version}` (undefined: the 2026-07-28
+   * headers; `version` is set from the session's `initialize` on). */
+  const open = () => (s.version !== undefined ? s : undefined);
 
   /** The headers of a request: the `headers` option's for `method` and `params` (a function's result
-   * awaited) under the protocol's, for session `sent` (default: the session as it is then). */
-  async function headersFor(method, params, sent) {
+   * awaited) under the protocol's, for the session as it is then. */
+  async function headersFor(method, params) {
     const user = typeof headers === "function" ? await headers(method, params) : headers;
-    return requestHeaders(user, method, params, sent ?? open());
+    return requestHeaders(user, method, params, open());
   }
 
   /** Fetches `url` with `init`. "manual": a redirect is not followed (see `httpClient`); Node shows it
@@ -476,13 +476,14 @@ export function httpClient(url, options) {
   /** Ends the client: a 2025-11-25 session is ended on the server (DELETE; what that answers is
    * dropped), then every pending and later request fails with "the client closed". */
   async function end() {
-    const ending = s.id !== undefined && !s.gone ? { id: s.id, version: s.version } : undefined;
+    // Whether a session is open, to end on the server (it stays the one `open()` sends).
+    const ending = s.id !== undefined && !s.gone;
     s.lost(new McpHttpError("the client closed", { retryable: false }));
     sessionStream?.close();
     close();
     if (!ending) return;
     try {
-      const response = await fetchUrl({ method: "DELETE", headers: await headersFor(undefined, undefined, ending) });
+      const response = await fetchUrl({ method: "DELETE", headers: await headersFor() });
       await response.body?.cancel?.();
     } catch {
       // The session ends on the server when its DELETE arrives, or when the server drops it: nothing to add.
