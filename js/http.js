@@ -207,7 +207,7 @@ export function httpClient(url, options) {
   /** The POSTs in flight, by request id: the function that aborts each. */
   const inflight = new Map();
   /** What the call being sent shares with its exchange (handed from `request`/`listen` to `send`):
-   * the HTTP status once known, and for a listen its stream state. */
+   * `status`, the HTTP status once known (absent until then), and for a listen `stream`, its state. */
   let handoff;
   /** Starts a call with `start` (the channel's `request` or `listen`, which sends its message at once),
    * handing `shared` to its exchange. */
@@ -229,7 +229,7 @@ export function httpClient(url, options) {
       abort?.();
       return;
     }
-    const call = handoff ?? { status: 0 };
+    const call = handoff ?? {};
     handoff = undefined;
     exchange(message, call).then(nothing, nothing);
   }, common, "httpClient", McpHttpError);
@@ -419,7 +419,7 @@ export function httpClient(url, options) {
   function listen(params, opts) {
     if (open()) return sessionListen(params, opts);
     const stream = listenState();
-    const started = handing({ status: 0, stream }, () => channelListen(params, opts));
+    const started = handing({ stream }, () => channelListen(params, opts));
     return started.then(async (it) => {
       try {
         await stream.open;
@@ -449,13 +449,13 @@ export function httpClient(url, options) {
       const opening = s.ready(opts);
       if (opening) return opening.then(() => call(method, params, opts, true));
     }
-    const shared = { status: 0 };
+    const shared = {};
     const p = handing(shared, () => request(method, params, opts));
     return p.then((result) => {
       if (method === "initialize") s.id = shared.sessionId;
       return result;
     }, (e) => {
-      if (shared.status !== 0 && isHttpError(e)) attempt(() => e.status === 0 && (e.status = shared.status));
+      if (shared.status && isHttpError(e)) attempt(() => e.status === 0 && (e.status = shared.status));
       throw e;
     });
   }
