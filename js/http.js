@@ -137,7 +137,7 @@ function retryAfterMs(value) {
 }
 
 /** Whether a `Content-Type` is an event stream. */
-const isEventStream = (type) => typeof type === "string" && type.slice(0, 17).toLowerCase() === "text/event-stream";
+const isEventStream = (type) => typeof type === "string" && /^text\/event-stream/i.test(type);
 /** Whether a parsed message is the response (result or error) to request `id`. */
 const isResponseTo = (msg, id) => isObjectLike(msg) && msg.id === id && (msg.result !== undefined || msg.error !== undefined);
 /** A `TypeError` for a bad argument or option of `httpClient`. */
@@ -297,10 +297,10 @@ export function httpClient(url, options) {
     };
     let reader;
     /** Answered on an event stream: the rest of it is read, not cancelled (see `drain`). */
-    let drainAfter = false;
+    let drainAfter;
     // What the headers option and a missing fetch throw rejects as it is; what fetching and reading
     // throw (that is not already an McpHttpError) becomes the "network error" McpHttpError.
-    let posting = false;
+    let posting;
     try {
       await undefined;
       const init = { method: "POST", headers: await headersFor(method, params), body: undefined, signal: controller.signal };
