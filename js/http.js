@@ -147,7 +147,7 @@ const isSuccess = (status) => status >= 200 && status < 300;
 /** Whether `e` is an `McpHttpError` (reading its name never throws). */
 const isHttpError = (e) => attempt(() => e?.name) === "McpHttpError";
 /** What a failure of `what` (a method, or "GET") to fetch or read becomes: itself when it is an
- * `McpHttpError`, else the "network error" `McpHttpError` it caused (with the HTTP `status`, 0 if none). */
+ * `McpHttpError`, else the "network error" `McpHttpError` it caused (with the HTTP `status`, 0: none). */
 const networkError = (what, e, status) => (isHttpError(e) ? e : new McpHttpError(`${what}: network error: ${describe(e)}`, { status, cause: e }));
 /** Cancels a body or its reader (none: nothing to do), dropping what that throws or rejects with. */
 const cancelQuietly = (stream) => attempt(() => stream.cancel().then(nothing, nothing));
@@ -288,7 +288,8 @@ export function httpClient(url, options) {
     if (id !== undefined) inflight.set(id, abort);
     let status = 0;
     let after;
-    /** The `McpHttpError` of this exchange's HTTP answer: `detail`, an excerpt of body `text`, `extra`. */
+    /** The `McpHttpError` of this exchange's HTTP answer: `detail`, an excerpt of body `text`, and
+     * the fields of `extra`. */
     const httpError = (detail, text, extra) => {
       const body = typeof text === "string" ? text.slice(0, EXCERPT) : "";
       const e = new McpHttpError(`${method}: HTTP ${status} ${detail}`, { status, body });
@@ -352,8 +353,8 @@ export function httpClient(url, options) {
   }
 
   /** The session's GET event stream (MCP 2025-11-25), shared by the listens on it (`users`): opened
-   * with the first, aborted after the last; `failed` rejects when it cannot be had (a server without one
-   * answers 405), breaks or ends. Its messages go to the channel, which hands each listen the
+   * with the first, aborted after the last; `failed` rejects when it cannot be had (a server without
+   * one answers 405), breaks or ends. Its messages go to the channel, which hands each listen the
    * `notifications/tasks/status` of its task. */
   let sessionStream;
   function openSessionStream() {
