@@ -359,11 +359,9 @@ export function httpClient(url, options) {
   let sessionStream;
   function openSessionStream() {
     const controller = new AbortController();
-    let reject;
-    const failed = new Promise((_, r) => (reject = r));
-    failed.then(nothing, nothing);
-    const g = { users: new Set(), failed, close: () => attempt(() => controller.abort()) };
-    (async () => {
+    const g = { users: new Set(), close: () => attempt(() => controller.abort()) };
+    // The stream is read until it fails: it never settles otherwise.
+    g.failed = (async () => {
       const h = await headersFor();
       h.set("Accept", "text/event-stream");
       h.delete("Content-Type");
@@ -384,8 +382,9 @@ export function httpClient(url, options) {
       }
     })().catch((e) => {
       if (sessionStream === g) sessionStream = undefined;
-      reject(networkError("GET", e, 0));
+      throw networkError("GET", e, 0);
     });
+    g.failed.then(nothing, nothing);
     return g;
   }
 
