@@ -307,10 +307,11 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
 
   /** Ends stream `id` with `error` (undefined: a clean end) for its reader. `tell`: the client ends it
    * (its reader's `return()`, its signal, too many unread): sends `notifications/cancelled` while the
-   * stream was open, and on a clean end forgets the stream (its reader is gone). */
+   * stream was open, and on a clean end forgets the stream (its reader is gone). Whether the stream
+   * was open (without `tell`, ending a stream that ended changes nothing). */
   function endStream(id, error, tell) {
     const s = streams.get(id);
-    if (!s) return;
+    if (!s) return false;
     const wasOpen = !s.end;
     s.end ??= { error };
     s.untie();
@@ -318,15 +319,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     wakeReader(id, s);
     if (tell && error === undefined) streams.delete(id);
     if (tell && wasOpen && !s.local) cancelled(id, "the client closed the stream");
-  }
-
-  /** Ends open stream `id` with `error` (the server's or the transport's; undefined: a clean end);
-   * whether it was open. */
-  function endOpenStream(id, error) {
-    const s = streams.get(id);
-    if (!s || s.end) return false;
-    endStream(id, error, false);
-    return true;
+    return wasOpen;
   }
 
   /** Hands the reader waiting on stream `id`, if any, its next step. */
@@ -428,7 +421,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
         // at once (taking it, or waiting for another answer, would both be guesses).
         return failOne(id, new McpProtocolError(`${w ? w.method : "subscriptions/listen"}: the response also carries "method"`, { response: message, retryable: false }));
       }
-      if (!w) return endOpenStream(id, error);
+      if (!w) return endStream(id, error);
       if (error === undefined) settle(id, true, result);
       else settle(id, false, isRpcError(error) ? error : channelError("request: malformed JSON-RPC error", error));
       return true;
@@ -449,7 +442,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
   /** Fails request `id` or, when no request has that id, open listen `id` with `error`; whether one
    * was there to fail. */
   function failOne(id, error) {
-    if (!waiting.has(id)) return endOpenStream(id, error);
+    if (!waiting.has(id)) return endStream(id, error);
     settle(id, false, error);
     return true;
   }
@@ -460,7 +453,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     if (closed !== undefined) return;
     closed = error !== undefined ? error : new Failure("the channel closed", { retryable: false });
     fail(undefined, closed);
-    for (const [id] of [...streams]) endOpenStream(id, closed);
+    for (const [id] of [...streams]) endStream(id, closed);
   }
 
   /** The transport found the server's generation: the channel speaks it from now on. */
