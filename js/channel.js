@@ -155,9 +155,10 @@ function targets(streams, ownId, method, params) {
 
 /** Hands stream `id` of `streams` (`s`) its next step for `waiter` (`[resolve, reject]`), or keeps it
  * waiting; a stream read to its end is forgotten. */
-function answer(streams, id, s, [resolve, reject]) {
+function answer(streams, id, s, waiter) {
+  const [resolve, reject] = waiter;
   if (s.queue.length > 0) return resolve({ done: false, value: s.queue.shift() });
-  if (!s.end) return void (s.waiter = [resolve, reject]);
+  if (!s.end) return void (s.waiter = waiter);
   streams.delete(id);
   if (s.end.error === undefined) resolve(done());
   else reject(s.end.error);
