@@ -30,7 +30,7 @@
 // a throwing `send`) never escapes: a read that throws counts as absent, a throw becomes the request's
 // rejection. Timeouts of any length are kept (waited in steps past 2³¹−1 ms, never early).
 import { McpChannelError, McpProtocolError } from "./errors.js";
-import { after, attempt, elementsOf, isObject, later, nothing, readKey } from "./values.js";
+import { after, asyncIterator, attempt, elementsOf, isObject, later, nothing, readKey } from "./values.js";
 
 /** The protocol version every request's `_meta` carries (the generation of the Tasks extension). */
 export const PROTOCOL_VERSION = "2026-07-28";
@@ -49,6 +49,15 @@ const SUBSCRIPTION_ID = META + "subscriptionId";
 const RELATED_TASK = META + "related-task";
 /** The step of an iterator that has ended. */
 const done = () => ({ done: true, value: undefined });
+
+/** What `f()` returns, as a promise: a throw becomes its rejection. */
+function promised(f) {
+  try {
+    return Promise.resolve(f());
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
 
 /** The strings of an array (none when `v` is no array, or reading it throws): the elements it really
  * has, whatever its `length` claims. */
@@ -96,8 +105,9 @@ function withMeta(params, info, caps, plain) {
   const given = readKey(params, "_meta");
   const meta = isObject(given) ? { ...given } : {};
   meta[META + "protocolVersion"] = PROTOCOL_VERSION;
-  if (meta[META + "clientInfo"] === undefined) meta[META + "clientInfo"] = info;
-  if (meta[META + "clientCapabilities"] === undefined) meta[META + "clientCapabilities"] = caps;
+  for (const [key, value] of [["clientInfo", info], ["clientCapabilities", caps]]) {
+    if (meta[META + key] === undefined) meta[META + key] = value;
+  }
   copy._meta = meta;
   return copy;
 }
@@ -130,8 +140,9 @@ function targets(streams, ownId, method, params) {
   const open = [...streams].filter(([, s]) => !s.end);
   if (sub !== undefined) return open.filter(([id]) => id === sub);
   if (method === "notifications/tasks" || method === "notifications/tasks/status") {
+    // (A listen's `taskIds` are strings: a `taskId` that is none is no one's.)
     const task = readKey(params, "taskId");
-    return typeof task === "string" ? open.filter(([, s]) => s.taskIds.includes(task)) : [];
+    return open.filter(([, s]) => s.taskIds.includes(task));
   }
   if (method === "notifications/subscriptions/acknowledged") {
     const acked = strings(readKey(readKey(params, "notifications"), "taskIds"));
@@ -144,9 +155,10 @@ function targets(streams, ownId, method, params) {
 
 /** Hands stream `id` of `streams` (`s`) its next step for `waiter` (`[resolve, reject]`), or keeps it
  * waiting; a stream read to its end is forgotten. */
-function answer(streams, id, s, [resolve, reject]) {
+function answer(streams, id, s, waiter) {
+  const [resolve, reject] = waiter;
   if (s.queue.length > 0) return resolve({ done: false, value: s.queue.shift() });
-  if (!s.end) return void (s.waiter = [resolve, reject]);
+  if (!s.end) return void (s.waiter = waiter);
   streams.delete(id);
   if (s.end.error === undefined) resolve(done());
   else reject(s.end.error);
@@ -155,20 +167,17 @@ function answer(streams, id, s, [resolve, reject]) {
 /** The async iterator of listen `id` of `streams`: one `next()` at a time (a concurrent one gets the
  * end: callers await each step); `return()` ends the stream through `end` (the channel's `endStream`). */
 function streamIterator(streams, id, end) {
-  return {
-    next() {
+  return asyncIterator(
+    () => {
       const s = streams.get(id);
       if (!s || s.waiter) return Promise.resolve(done());
       return new Promise((resolve, reject) => answer(streams, id, s, [resolve, reject]));
     },
-    return() {
+    () => {
       end(id, undefined, true);
       return Promise.resolve(done());
     },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+  );
 }
 
 /**
@@ -213,19 +222,20 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     else if (typeof v === "string" && v.startsWith(prefix) && /^\d{1,19}$/.test(v.slice(prefix.length))) n = Number(v.slice(prefix.length));
     return Number.isSafeInteger(n) && n > 0 && n <= lastId ? n : undefined;
   };
-  /** Calls `send(message)`; the error it threw, if any. */
-  const transmit = (message) => {
+  /** Calls `send(message)` and gives what it returned; what it throws becomes the channel's
+   * "`what`: send failed" error (its `cause`). */
+  const transmit = (message, what) => {
     try {
-      send(message);
+      return send(message);
     } catch (e) {
-      return { e };
+      throw channelError(`${what}: send failed`, e);
     }
   };
-  /** Sends request (or listen) `id`; the error `send` threw, if any. */
-  const sendRequest = (id, method, params) => transmit({ jsonrpc: "2.0", id: idValue(id), method, params });
-  /** Tells the server the client gave request (or listen) `id` up. */
+  /** Sends request (or listen) `id`; throws as `transmit` does. */
+  const sendRequest = (id, method, params) => transmit({ jsonrpc: "2.0", id: idValue(id), method, params }, method);
+  /** Tells the server the client gave request (or listen) `id` up (a failure to send is dropped). */
   const cancelled = (id, reason) => {
-    transmit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: idValue(id), reason } });
+    attempt(() => send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: idValue(id), reason } }));
   };
 
   /** What every request and listen checks first: the channel is open, `params` get the `_meta`, the
@@ -265,7 +275,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
 
   /** One request on the wire. */
   function send1(method, params, opts) {
-    try {
+    return promised(() => {
       if (typeof method !== "string") throw new TypeError("request: method must be a string");
       const [ready, signal] = prepare(method, params, opts);
       const ownTimeout = readKey(opts, "timeoutMs");
@@ -285,20 +295,24 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
       // A duck-typed signal may fire while it is tied: then nothing is sent.
       sent = waiting.has(id);
       if (!sent) w.untie();
-      const failed = sent && sendRequest(id, method, ready);
-      if (failed) settle(id, false, channelError(`${method}: send failed`, failed.e));
+      else {
+        try {
+          sendRequest(id, method, ready);
+        } catch (e) {
+          settle(id, false, e);
+        }
+      }
       return promise;
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    });
   }
 
   /** Ends stream `id` with `error` (undefined: a clean end) for its reader. `tell`: the client ends it
    * (its reader's `return()`, its signal, too many unread): sends `notifications/cancelled` while the
-   * stream was open, and on a clean end forgets the stream (its reader is gone). */
+   * stream was open, and on a clean end forgets the stream (its reader is gone). Whether the stream
+   * was open (without `tell`, ending a stream that ended changes nothing). */
   function endStream(id, error, tell) {
     const s = streams.get(id);
-    if (!s) return;
+    if (!s) return false;
     const wasOpen = !s.end;
     s.end ??= { error };
     s.untie();
@@ -306,15 +320,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     wakeReader(id, s);
     if (tell && error === undefined) streams.delete(id);
     if (tell && wasOpen && !s.local) cancelled(id, "the client closed the stream");
-  }
-
-  /** Ends open stream `id` with `error` (the server's or the transport's; undefined: a clean end);
-   * whether it was open. */
-  function endOpenStream(id, error) {
-    const s = streams.get(id);
-    if (!s || s.end) return false;
-    endStream(id, error, false);
-    return true;
+    return wasOpen;
   }
 
   /** Hands the reader waiting on stream `id`, if any, its next step. */
@@ -328,7 +334,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
    * rejection; never throws. In a 2025-11-25 session nothing is sent (that generation has no
    * subscription): the iterator hears the session's `notifications/tasks/status` of its `taskIds`. */
   function listen(params, opts) {
-    try {
+    return promised(() => {
       const [ready, signal] = prepare("subscriptions/listen", params, opts);
       const id = ++lastId;
       const notifications = readKey(ready, "notifications");
@@ -336,16 +342,17 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
       const s = { taskIds: strings(readKey(notifications, "taskIds")), acked: local, local, queue: [], untie: nothing };
       streams.set(id, s);
       s.untie = tie(signal, undefined, () => endStream(id, undefined, true));
-      const failed = streams.has(id) && !local && sendRequest(id, "subscriptions/listen", ready);
-      if (failed) {
-        s.untie();
-        streams.delete(id);
-        throw channelError("subscriptions/listen: send failed", failed.e);
+      if (streams.has(id) && !local) {
+        try {
+          sendRequest(id, "subscriptions/listen", ready);
+        } catch (e) {
+          s.untie();
+          streams.delete(id);
+          throw e;
+        }
       }
-      return Promise.resolve(streamIterator(streams, id, endStream));
-    } catch (e) {
-      return Promise.reject(e);
-    }
+      return streamIterator(streams, id, endStream);
+    });
   }
 
   /** Queues notification `message` for stream `id` (failing the stream past `MAX_QUEUED`). */
@@ -366,14 +373,14 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
    * server is answered with a JSON-RPC error at once — a request is never left unanswered. */
   function route(message, via) {
     const related = readKey(readKey(readKey(readKey(message, "params"), "_meta"), RELATED_TASK), "taskId");
+    /** The pending requests that hear server→client requests. */
+    const hearing = [...waiting.values()].filter((w) => w.onRequest);
     let to;
-    if (typeof related === "string") to = [...waiting.values()].find((w) => w.onRequest && w.taskId === related);
-    const carrier = via === undefined ? undefined : waiting.get(ownId(via));
+    if (typeof related === "string") to = hearing.find((w) => w.taskId === related);
+    // (`ownId` reads no id from undefined.)
+    const carrier = waiting.get(ownId(via));
     if (!to && carrier?.onRequest) to = carrier;
-    if (!to && related === undefined && via === undefined) {
-      const hearing = [...waiting.values()].filter((w) => w.onRequest);
-      if (hearing.length === 1) to = hearing[0];
-    }
+    if (!to && related === undefined && via === undefined && hearing.length === 1) to = hearing[0];
     const hear = to?.onRequest ?? readKey(client, "onrequest");
     if (typeof hear === "function" && attempt(() => (hear(message), true), false)) return true;
     const method = readKey(message, "method");
@@ -384,25 +391,16 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
   /** Answers the server's request `id` with `result` (or `error`): resolves once the transport sent it
    * (an HTTP POST accepted); rejects when it could not. */
   function respond(id, result, error) {
-    try {
+    return promised(() => {
       if (closed !== undefined) throw closed;
       const message = error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error };
-      let sent;
-      try {
-        sent = send(message);
-      } catch (e) {
-        throw channelError("response: send failed", e);
-      }
-      return Promise.resolve(sent).then(() => undefined);
-    } catch (e) {
-      return Promise.reject(e);
-    }
+      return Promise.resolve(transmit(message, "response")).then(nothing);
+    });
   }
 
-  /** Sends notification `method` with `params` (no answer); throws what `send` threw. */
+  /** Sends notification `method` with `params` (no answer); throws the "send failed" error. */
   function notify(method, params) {
-    const failed = transmit({ jsonrpc: "2.0", method, params: params ?? {} });
-    if (failed) throw channelError(`${method}: send failed`, failed.e);
+    transmit({ jsonrpc: "2.0", method, params: params ?? {} }, method);
   }
 
   /** A message arrived (`via`: the id of the request whose stream carried it, when the transport
@@ -414,25 +412,22 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     const result = readKey(message, "result");
     const error = readKey(message, "error");
     const answered = result !== undefined || error !== undefined;
-    if (rawId !== undefined && (typeof method !== "string" || answered)) {
+    if (rawId !== undefined) {
+      if (typeof method === "string" && !answered) return route(message, via);
       const id = ownId(rawId);
       if (id === undefined || !answered) return false;
       const w = waiting.get(id);
       if (method !== undefined) {
         // A result or error beside a `method`: neither a response nor a request. It fails the request
         // at once (taking it, or waiting for another answer, would both be guesses).
-        const e = new McpProtocolError(`${w ? w.method : "subscriptions/listen"}: the response also carries "method"`, { response: message, retryable: false });
-        return w ? (settle(id, false, e), true) : endOpenStream(id, e);
+        return failOne(id, new McpProtocolError(`${w ? w.method : "subscriptions/listen"}: the response also carries "method"`, { response: message, retryable: false }));
       }
-      if (w) {
-        if (error === undefined) settle(id, true, result);
-        else settle(id, false, isRpcError(error) ? error : channelError("request: malformed JSON-RPC error", error));
-        return true;
-      }
-      return endOpenStream(id, error);
+      if (!w) return endStream(id, error);
+      if (error === undefined) settle(id, true, result);
+      else settle(id, false, isRpcError(error) ? error : channelError("request: malformed JSON-RPC error", error));
+      return true;
     }
-    if (rawId !== undefined && typeof method === "string") return route(message, via);
-    if (rawId !== undefined || typeof method !== "string") return false;
+    if (typeof method !== "string") return false;
     if (method === "notifications/tools/list_changed") toolPages.clear();
     const hit = targets(streams, ownId, method, readKey(message, "params"));
     for (const [id] of hit) push(id, message);
@@ -442,11 +437,15 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
   /** Fails request or listen `id` (a message id, as sent), or every pending request when `id` is
    * undefined, with `error` — a failure the transport reported for them; the channel stays open. */
   function fail(id, error) {
-    const ids = id === undefined ? [...waiting.keys()] : [ownId(id)];
-    for (const n of ids) {
-      if (waiting.has(n)) settle(n, false, error);
-      else endOpenStream(n, error);
-    }
+    for (const n of id === undefined ? [...waiting.keys()] : [ownId(id)]) failOne(n, error);
+  }
+
+  /** Fails request `id` or, when no request has that id, open listen `id` with `error`; whether one
+   * was there to fail. */
+  function failOne(id, error) {
+    if (!waiting.has(id)) return endStream(id, error);
+    settle(id, false, error);
+    return true;
   }
 
   /** The channel closed: every request and stream fails with `error` (default: "the channel closed",
@@ -455,7 +454,7 @@ export function channelClient(send, options, name, Failure = McpChannelError) {
     if (closed !== undefined) return;
     closed = error !== undefined ? error : new Failure("the channel closed", { retryable: false });
     fail(undefined, closed);
-    for (const [id] of [...streams]) endOpenStream(id, closed);
+    for (const [id] of [...streams]) endStream(id, closed);
   }
 
   /** The transport found the server's generation: the channel speaks it from now on. */

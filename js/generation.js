@@ -46,7 +46,8 @@ function declared(chan) {
  * session for good (every later request fails with `error`) and gives `error` back.
  */
 export function session(chan, named, io) {
-  const s = { found: named === PROTOCOL_VERSION ? named : undefined, id: undefined, version: undefined, capabilities: undefined, gone: undefined };
+  // (`id`, `version`, `capabilities` and `gone` are set as they become known.)
+  const s = { found: named === PROTOCOL_VERSION ? named : undefined };
   let opening;
   async function open(opts) {
     const bound = { timeoutMs: readKey(opts, "timeoutMs") };

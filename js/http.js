@@ -11,10 +11,10 @@
 // Application code (the `headers` option, a custom `fetch`, the Response it gives, the body's reader)
 // only ever runs inside the async exchange, after a microtask, and whatever it throws becomes the
 // request's documented failure.
-import { channelClient, CORE_TASKS_VERSION, PROTOCOL_VERSION } from "./channel.js";
+import { channelClient, PROTOCOL_VERSION } from "./channel.js";
 import { McpHttpError } from "./errors.js";
 import { generationOption, session } from "./generation.js";
-import { attempt, isObjectLike, nothing } from "./values.js";
+import { asyncIterator, attempt, isObjectLike, nothing } from "./values.js";
 
 /** The longest body excerpt an `McpHttpError` carries. */
 const EXCERPT = 200;
@@ -137,11 +137,20 @@ function retryAfterMs(value) {
 }
 
 /** Whether a `Content-Type` is an event stream. */
-const isEventStream = (type) => typeof type === "string" && type.slice(0, 17).toLowerCase() === "text/event-stream";
+const isEventStream = (type) => typeof type === "string" && /^text\/event-stream/i.test(type);
 /** Whether a parsed message is the response (result or error) to request `id`. */
 const isResponseTo = (msg, id) => isObjectLike(msg) && msg.id === id && (msg.result !== undefined || msg.error !== undefined);
 /** A `TypeError` for a bad argument or option of `httpClient`. */
 const typeError = (what) => new TypeError("httpClient: " + what);
+/** Whether an HTTP status is a success (2xx). */
+const isSuccess = (status) => status >= 200 && status < 300;
+/** Whether `e` is an `McpHttpError` (reading its name never throws). */
+const isHttpError = (e) => attempt(() => e?.name) === "McpHttpError";
+/** What a failure of `what` (a method, or "GET") to fetch or read becomes: itself when it is an
+ * `McpHttpError`, else the "network error" `McpHttpError` it caused (with the HTTP `status`, 0: none). */
+const networkError = (what, e, status) => (isHttpError(e) ? e : new McpHttpError(`${what}: network error: ${describe(e)}`, { status, cause: e }));
+/** Cancels a body or its reader (none: nothing to do), dropping what that throws or rejects with. */
+const cancelQuietly = (stream) => attempt(() => stream.cancel().then(nothing, nothing));
 
 /** The request headers: the caller's (an object, pairs, a Headers, or nothing) under the protocol's —
  * a 2025-11-25 session's (`open`: `{id, version}`) or the 2026-07-28 routing headers. */
@@ -152,17 +161,16 @@ function requestHeaders(user, method, params, open) {
   const h = new Headers(user ?? undefined);
   h.set("Content-Type", "application/json");
   h.set("Accept", "application/json, text/event-stream");
+  h.set("MCP-Protocol-Version", open ? open.version : PROTOCOL_VERSION);
   if (open) {
-    h.set("MCP-Protocol-Version", open.version);
     if (open.id !== undefined) h.set("Mcp-Session-Id", open.id);
     else h.delete("Mcp-Session-Id");
     h.delete("Mcp-Method");
-    h.delete("Mcp-Name");
-    return h;
+  } else {
+    h.set("Mcp-Method", method);
   }
-  h.set("MCP-Protocol-Version", PROTOCOL_VERSION);
-  h.set("Mcp-Method", method);
-  const field = nameField(method);
+  // (A session has no `Mcp-Name`.)
+  const field = open ? undefined : nameField(method);
   const name = field === undefined ? undefined : params?.[field];
   if (typeof name === "string") h.set("Mcp-Name", headerValue(name));
   else h.delete("Mcp-Name");
@@ -199,8 +207,16 @@ export function httpClient(url, options) {
   /** The POSTs in flight, by request id: the function that aborts each. */
   const inflight = new Map();
   /** What the call being sent shares with its exchange (handed from `request`/`listen` to `send`):
-   * the HTTP status once known, and for a listen its stream state. */
+   * `status`, the HTTP status once known (absent until then), and for a listen `stream`, its state. */
   let handoff;
+  /** Starts a call with `start` (the channel's `request` or `listen`, which sends its message at once),
+   * handing `shared` to its exchange. */
+  function handing(shared, start) {
+    handoff = shared;
+    const started = start();
+    handoff = undefined;
+    return started;
+  }
 
   const chan = channelClient((message) => {
     // A response to a server's request: one POST, accepted (202) or refused.
@@ -213,7 +229,7 @@ export function httpClient(url, options) {
       abort?.();
       return;
     }
-    const call = handoff ?? { status: 0 };
+    const call = handoff ?? {};
     handoff = undefined;
     exchange(message, call).then(nothing, nothing);
   }, common, "httpClient", McpHttpError);
@@ -222,19 +238,37 @@ export function httpClient(url, options) {
   const { request, listen: channelListen, receive, fail, close, notify, speak, ...client } = chan;
   /** The session (the generation found, a 2025-11-25 session's id and version; `generation.js`). */
   const s = session(chan, named, { request: (m, p, o) => call(m, p, o, true), notify, discovered: (p) => (discovered = p), clientInfo: common.clientInfo });
-  /** What a 2025-11-25 exchange is sent with: its session (undefined: the 2026-07-28 headers; `version`
-   * is set from the session's `initialize` on). */
-  const open = () => (s.version !== undefined ? { id: s.id, version: s.version } : undefined);
+  /** What a 2025-11-25 exchange is sent with: its session, `{id, version}` (undefined: the 2026-07-28
+   * headers; `version` is set from the session's `initialize` on). */
+  const open = () => (s.version !== undefined ? s : undefined);
+
+  /** The headers of a request: the `headers` option's for `method` and `params` (a function's result
+   * awaited) under the protocol's, for the session as it is then. */
+  async function headersFor(method, params) {
+    const user = typeof headers === "function" ? await headers(method, params) : headers;
+    return requestHeaders(user, method, params, open());
+  }
+
+  /** Fetches `url` with `init`. "manual": a redirect is not followed (see `httpClient`); Node shows it
+   * as the 3xx, a browser as an opaque redirect (status 0, no Location to read). */
+  function fetchUrl(init) {
+    init.redirect = "manual";
+    return customFetch ? customFetch(href, init) : globalThis.fetch(href, init);
+  }
+
+  /** Throws `lostError()` (marked `sessionLost`, not retryable), which ends the session for good, when
+   * HTTP `status` 404 says the server no longer knows the 2025-11-25 session. */
+  function checkSessionKnown(status, lostError) {
+    if (status === 404 && open()?.id !== undefined) throw s.lost(Object.assign(lostError(), { sessionLost: true, retryable: false }));
+  }
 
   /** POSTs a message nothing answers (a response to a server's request): resolves once accepted. */
   async function post(message) {
-    const user = typeof headers === "function" ? await headers(undefined, undefined) : headers;
-    const init = { method: "POST", headers: requestHeaders(user, undefined, undefined, open()), body: JSON.stringify(message), redirect: "manual" };
-    const response = await (customFetch ?? globalThis.fetch)(href, init);
+    const response = await fetchUrl({ method: "POST", headers: await headersFor(), body: JSON.stringify(message) });
     attempt(() => response.body?.cancel?.().then(nothing, nothing));
     const status = Number(response.status);
-    if (status === 404 && open()?.id !== undefined) throw s.lost(new McpHttpError("response: HTTP 404: the server no longer knows this session", { status, sessionLost: true, retryable: false }));
-    if (!(status >= 200 && status < 300)) throw new McpHttpError(`response: HTTP ${status} refused`, { status });
+    checkSessionKnown(status, () => new McpHttpError("response: HTTP 404: the server no longer knows this session", { status }));
+    if (!isSuccess(status)) throw new McpHttpError(`response: HTTP ${status} refused`, { status });
   }
 
   /** One POST and the reading of its answer into the channel. */
@@ -254,45 +288,41 @@ export function httpClient(url, options) {
     if (id !== undefined) inflight.set(id, abort);
     let status = 0;
     let after;
-    const httpError = (detail, text) => {
+    /** The `McpHttpError` of this exchange's HTTP answer: `detail`, an excerpt of body `text`, and
+     * the fields of `extra`. */
+    const httpError = (detail, text, extra) => {
       const body = typeof text === "string" ? text.slice(0, EXCERPT) : "";
       const e = new McpHttpError(`${method}: HTTP ${status} ${detail}`, { status, body });
       if (after !== undefined) e.retryAfterMs = after;
-      return e;
+      return Object.assign(e, extra);
     };
     let reader;
     /** Answered on an event stream: the rest of it is read, not cancelled (see `drain`). */
-    let drainAfter = false;
+    let drainAfter;
     // What the headers option and a missing fetch throw rejects as it is; what fetching and reading
     // throw (that is not already an McpHttpError) becomes the "network error" McpHttpError.
-    let posting = false;
+    let posting;
     try {
       await undefined;
-      const user = typeof headers === "function" ? await headers(method, params) : headers;
-      // "manual": a redirect is not followed (see `httpClient`); Node shows it as the 3xx, a browser as
-      // an opaque redirect (status 0, no Location to read).
-      const init = { method: "POST", headers: requestHeaders(user, method, params, open()), body: undefined, signal: controller.signal, redirect: "manual" };
-      const f = customFetch ?? globalThis.fetch;
-      if (typeof f !== "function") throw typeError("no global fetch: pass options.fetch");
+      const init = { method: "POST", headers: await headersFor(method, params), body: undefined, signal: controller.signal };
+      if (typeof (customFetch ?? globalThis.fetch) !== "function") throw typeError("no global fetch: pass options.fetch");
       if (gone) return;
       posting = true;
       init.body = JSON.stringify(message);
-      const response = await (customFetch ? customFetch(href, init) : globalThis.fetch(href, init));
+      const response = await fetchUrl(init);
       if (id === undefined || gone) return;
       const code = Number(response.status);
       const type = response.headers.get("content-type");
       after = retryAfterMs(response.headers.get("retry-after"));
       call.status = status = Number.isFinite(code) ? Math.min(Math.max(Math.trunc(code), 0), 999) : 0;
       if (method === "initialize") call.sessionId = attempt(() => response.headers.get("mcp-session-id")) ?? undefined;
-      if (status === 404 && open()?.id !== undefined) {
-        throw s.lost(Object.assign(httpError("the server no longer knows this session"), { sessionLost: true, retryable: false }));
-      }
+      checkSessionKnown(status, () => httpError("the server no longer knows this session"));
       reader = attempt(() => response.body?.getReader());
       if ((status > 299 && status < 400) || attempt(() => response.type) === "opaqueredirect") {
         const location = attempt(() => response.headers.get("location")) ?? "";
-        throw Object.assign(httpError(`redirect${location && ` to ${location}`} refused (not followed)`), { location });
+        throw httpError(`redirect${location && ` to ${location}`} refused (not followed)`, undefined, { location });
       }
-      const tooLarge = (text) => Object.assign(httpError(`answer larger than ${maxAnswerBytes} bytes (maxAnswerBytes)`, text), { maxAnswerBytes });
+      const tooLarge = (text) => httpError(`answer larger than ${maxAnswerBytes} bytes (maxAnswerBytes)`, text, { maxAnswerBytes });
       if (!isEventStream(type)) {
         const text = reader ? await readText(reader, maxAnswerBytes, tooLarge) : await response.text();
         if (gone) return;
@@ -303,67 +333,58 @@ export function httpClient(url, options) {
       }
       stream?.opened();
       // A listen's stream is no one answer: it is read as its notifications are taken.
-      const head = await readEvents(reader, id, stream, receive, () => gone, stream ? Infinity : maxAnswerBytes, tooLarge);
+      const head = await readEvents(reader, requestEvents(id, stream, receive), stream, () => gone, stream ? Infinity : maxAnswerBytes, tooLarge);
       drainAfter = head === undefined && !gone && !stream;
       if (head === undefined || gone) return;
       if (stream) receive({ jsonrpc: "2.0", id, result: {} });
       else fail(id, httpError("stream ended without a response", head));
     } catch (e) {
       if (gone || id === undefined) return;
-      const error = !posting || attempt(() => e?.name) === "McpHttpError"
-        ? e
-        : new McpHttpError(`${method}: network error: ${describe(e)}`, { status, cause: e });
+      const error = posting ? networkError(method, e, status) : e;
       stream?.opened(error);
       fail(id, error);
     } finally {
       gone = true;
       if (inflight.get(id) === abort) inflight.delete(id);
       if (drainAfter) drain(reader).then(nothing, nothing);
-      else if (reader) attempt(() => reader.cancel().then(nothing, nothing));
+      else cancelQuietly(reader);
     }
 
   }
 
-  /** The session's GET event stream (MCP 2025-11-25), shared by the listens on it: opened with the
-   * first, aborted after the last; `failed` rejects when it cannot be had (a server without one
-   * answers 405), breaks or ends. Its messages go to the channel, which hands each listen the
+  /** The session's GET event stream (MCP 2025-11-25), shared by the listens on it (`users`): opened
+   * with the first, aborted after the last; `failed` rejects when it cannot be had (a server without
+   * one answers 405), breaks or ends. Its messages go to the channel, which hands each listen the
    * `notifications/tasks/status` of its task. */
   let sessionStream;
   function openSessionStream() {
     const controller = new AbortController();
-    let reject;
-    const failed = new Promise((_, r) => (reject = r));
-    failed.then(nothing, nothing);
-    const g = { users: 0, failed, close: () => attempt(() => controller.abort()) };
-    (async () => {
-      const user = typeof headers === "function" ? await headers(undefined, undefined) : headers;
-      const h = requestHeaders(user, undefined, undefined, open());
+    const g = { users: new Set(), close: () => attempt(() => controller.abort()) };
+    // The stream is read until it fails: it never settles otherwise.
+    g.failed = (async () => {
+      const h = await headersFor();
       h.set("Accept", "text/event-stream");
       h.delete("Content-Type");
-      const init = { method: "GET", headers: h, signal: controller.signal, redirect: "manual" };
-      const response = await (customFetch ?? globalThis.fetch)(href, init);
+      const response = await fetchUrl({ method: "GET", headers: h, signal: controller.signal });
       const status = Number(response.status);
       const reader = attempt(() => response.body?.getReader());
       try {
-        if (!(status >= 200 && status < 300) || !isEventStream(response.headers.get("content-type")) || !reader) {
+        if (!isSuccess(status) || !isEventStream(response.headers.get("content-type")) || !reader) {
           throw new McpHttpError(`GET: HTTP ${status}: the session has no event stream`, { status });
         }
-        const decoder = new TextDecoder();
-        const parser = sseParser((type, data) => {
-          const msg = type === "" || type === "message" ? attempt(() => JSON.parse(data)) : undefined;
+        // Every message is the channel's to route; the stream is read until it ends or breaks.
+        await readEvents(reader, (msg) => {
           if (isObjectLike(msg)) receive(msg);
-        });
-        for (let step; (step = await reader.read()).done !== true; ) {
-          if (!parser.push(decoder.decode(bytesOf(step), { stream: true }))) throw new RangeError("an event of the stream is larger than 8 MB");
-        }
+        }, undefined, nothing, Infinity);
         throw new McpHttpError("GET: the session's event stream ended", { status });
       } finally {
-        if (reader) attempt(() => reader.cancel().then(nothing, nothing));
+        cancelQuietly(reader);
       }
     })().catch((e) => {
       if (sessionStream === g) sessionStream = undefined;
-      reject(attempt(() => e?.name) === "McpHttpError" ? e : new McpHttpError(`GET: network error: ${describe(e)}`, { cause: e }));
+      throw networkError("GET", e, 0);
     });
+    g.failed.then(nothing, nothing);
     return g;
   }
 
@@ -372,13 +393,11 @@ export function httpClient(url, options) {
   async function sessionListen(params, opts) {
     const it = await channelListen(params, opts);
     const g = (sessionStream ??= openSessionStream());
-    g.users += 1;
-    let left = false;
+    g.users.add(it);
+    /** This listen is done with the stream (again: nothing); the last one closes it. */
     const leave = () => {
-      if (left) return;
-      left = true;
-      g.users -= 1;
-      if (g.users === 0 && sessionStream === g) {
+      g.users.delete(it);
+      if (g.users.size === 0 && sessionStream === g) {
         sessionStream = undefined;
         g.close();
       }
@@ -388,13 +407,10 @@ export function httpClient(url, options) {
       it.return();
       throw e;
     };
-    return {
-      next: () => Promise.race([it.next(), g.failed]).then((s) => (s.done && leave(), s), ended),
-      return: () => (leave(), it.return()),
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
+    return asyncIterator(
+      () => Promise.race([it.next(), g.failed]).then((s) => (s.done && leave(), s), ended),
+      () => (leave(), it.return()),
+    );
   }
 
   /** `subscriptions/listen`: resolves once the stream is open (rejects when it is refused or fails
@@ -403,9 +419,7 @@ export function httpClient(url, options) {
   function listen(params, opts) {
     if (open()) return sessionListen(params, opts);
     const stream = listenState();
-    handoff = { status: 0, stream };
-    const started = channelListen(params, opts);
-    handoff = undefined;
+    const started = handing({ stream }, () => channelListen(params, opts));
     return started.then(async (it) => {
       try {
         await stream.open;
@@ -418,16 +432,13 @@ export function httpClient(url, options) {
         if (!s.done) stream.took();
         return s;
       });
-      return {
-        next: () => (tail = tail.then(step, step)),
-        return: () => {
+      return asyncIterator(
+        () => (tail = tail.then(step, step)),
+        () => {
           stream.wake();
           return it.return();
         },
-        [Symbol.asyncIterator]() {
-          return this;
-        },
-      };
+      );
     });
   }
 
@@ -438,17 +449,13 @@ export function httpClient(url, options) {
       const opening = s.ready(opts);
       if (opening) return opening.then(() => call(method, params, opts, true));
     }
-    const shared = { status: 0 };
-    handoff = shared;
-    const p = request(method, params, opts);
-    handoff = undefined;
+    const shared = {};
+    const p = handing(shared, () => request(method, params, opts));
     return p.then((result) => {
       if (method === "initialize") s.id = shared.sessionId;
       return result;
     }, (e) => {
-      attempt(() => {
-        if (shared.status !== 0 && e?.name === "McpHttpError" && e.status === 0) e.status = shared.status;
-      });
+      if (shared.status && isHttpError(e)) attempt(() => e.status === 0 && (e.status = shared.status));
       throw e;
     });
   }
@@ -469,14 +476,14 @@ export function httpClient(url, options) {
   /** Ends the client: a 2025-11-25 session is ended on the server (DELETE; what that answers is
    * dropped), then every pending and later request fails with "the client closed". */
   async function end() {
-    const open = s.id !== undefined && !s.gone ? { id: s.id, version: s.version } : undefined;
+    // Whether a session is open, to end on the server (it stays the one `open()` sends).
+    const ending = s.id !== undefined && !s.gone;
     s.lost(new McpHttpError("the client closed", { retryable: false }));
     sessionStream?.close();
     close();
-    if (!open) return;
+    if (!ending) return;
     try {
-      const user = typeof headers === "function" ? await headers(undefined, undefined) : headers;
-      const response = await (customFetch ?? globalThis.fetch)(href, { method: "DELETE", headers: requestHeaders(user, undefined, undefined, open), redirect: "manual" });
+      const response = await fetchUrl({ method: "DELETE", headers: await headersFor() });
       await response.body?.cancel?.();
     } catch {
       // The session ends on the server when its DELETE arrives, or when the server drops it: nothing to add.
@@ -489,9 +496,11 @@ export function httpClient(url, options) {
 
   // `id`: the server, for the task journal.
   Object.assign(client, { request: call, listen, id: id ?? href, discover, close: end, session: opened });
-  // What the client found (undefined until its first request): "2026-07-28" or "2025-11-25".
-  Object.defineProperty(client, "generation", { get: () => s.found, enumerable: true, configurable: true });
-  Object.defineProperty(client, "sessionId", { get: () => s.id, enumerable: true, configurable: true });
+  Object.defineProperties(client, {
+    // What the client found (undefined until its first request): "2026-07-28" or "2025-11-25".
+    generation: { get: () => s.found, enumerable: true, configurable: true },
+    sessionId: { get: () => s.id, enumerable: true, configurable: true },
+  });
   return client;
 }
 
@@ -533,32 +542,41 @@ async function readText(reader, limit, tooLarge) {
   return text + decoder.decode();
 }
 
-/** Reads an event stream (`reader`) into `receive` until the response to request `id` arrives or the
- * stream ends; a listen's stream (`stream`) is read on demand, its notifications handed on as its own.
- * Stops when `isGone()`; throws `tooLarge(excerpt)` once more than `limit` bytes came. The stream's
- * first characters (for an error's excerpt) when it ended without the response; undefined when the
- * response arrived. */
-async function readEvents(reader, id, stream, receive, isGone, limit, tooLarge) {
-  const decoder = new TextDecoder();
-  let head = "";
-  let size = 0;
-  let answered = false;
-  const parser = sseParser((type, data) => {
-    if (answered || !(type === "" || type === "message")) return;
-    const msg = attempt(() => JSON.parse(data)); // undefined: not JSON, ignored
+/** What request `id`'s event stream hands `receive` (each message, as `readEvents` gives it): the
+ * response (then true: the stream is answered), the server's requests (they belong to this request),
+ * and for a listen's stream (`stream`) its notifications, as its own. Anything else is ignored. */
+function requestEvents(id, stream, receive) {
+  return (msg) => {
     if (isResponseTo(msg, id)) {
-      answered = true;
       receive(msg);
-    } else if (isObjectLike(msg) && msg.id !== undefined && typeof msg.method === "string" && msg.result === undefined && msg.error === undefined) {
+      return true;
+    }
+    if (!isObjectLike(msg) || typeof msg.method !== "string") return;
+    if (msg.id !== undefined) {
       // A request of the server's, on this request's stream: it belongs to this request.
-      receive(msg, id);
-    } else if (stream && isObjectLike(msg) && msg.id === undefined && typeof msg.method === "string") {
+      if (msg.result === undefined && msg.error === undefined) receive(msg, id);
+    } else if (stream) {
       // The notifications of a listen's own stream are its own, whatever the server tagged them.
       const p = isObjectLike(msg.params) ? msg.params : {};
       const meta = isObjectLike(p._meta) ? p._meta : {};
       stream.queued += 1;
       receive({ ...msg, params: { ...p, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } });
     }
+  };
+}
+
+/** Reads an event stream (`reader`), handing each message event's JSON value (undefined when it is not
+ * JSON) to `take` until `take` returns true (the awaited response came) or the stream ends; a listen's
+ * stream (`stream`) is read on demand (a chunk once its notifications were taken). Stops when
+ * `isGone()`; throws `tooLarge(excerpt)` once more than `limit` bytes came. The stream's first
+ * characters (for an error's excerpt) when it ended unanswered; undefined when answered. */
+async function readEvents(reader, take, stream, isGone, limit, tooLarge) {
+  const decoder = new TextDecoder();
+  let head = "";
+  let size = 0;
+  let answered = false;
+  const parser = sseParser((type, data) => {
+    if (!answered && (type === "" || type === "message")) answered = take(attempt(() => JSON.parse(data))) === true;
   });
   while (reader && !answered) {
     if (stream) await stream.drained();
@@ -585,7 +603,7 @@ const DRAIN_MS = 2000;
  * answered request ends as a finished response (cancelling its body would show it as failed,
  * `net::ERR_ABORTED`, in DevTools); a stream the server keeps open longer than DRAIN_MS is cancelled. */
 async function drain(reader) {
-  const timer = setTimeout(() => attempt(() => reader.cancel().then(nothing, nothing)), DRAIN_MS);
+  const timer = setTimeout(() => cancelQuietly(reader), DRAIN_MS);
   // Held here until the end: a body stream nothing reachable refers to is collected, and Chromium
   // then cancels its request (net::ERR_ABORTED after all).
   draining.add(reader);

@@ -58,6 +58,15 @@ export function attempt(f, fallback) {
 /** Whether `v` is an object: not null, not a function (arrays and Proxies included). */
 export const isObjectLike = (v) => typeof v === "object" && v !== null;
 
+/** An async iterator (its own async iterable) of `next` and `return`. */
+export const asyncIterator = (next, end) => ({
+  next,
+  return: end,
+  [Symbol.asyncIterator]() {
+    return this;
+  },
+});
+
 /** A callback that does nothing (`promise.then(nothing, nothing)` drops a settlement). */
 export const nothing = () => {};
 
