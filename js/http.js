@@ -165,10 +165,10 @@ function requestHeaders(user, method, params, open) {
   if (open) {
     if (open.id !== undefined) h.set("Mcp-Session-Id", open.id);
     else h.delete("Mcp-Session-Id");
-    h.delete("Mcp-Method");
-  } else {
-    h.set("Mcp-Method", method);
   }
+  // A message that is no request (a response to the server's) has no method to route by.
+  if (open || method === undefined) h.delete("Mcp-Method");
+  else h.set("Mcp-Method", method);
   // (A session has no `Mcp-Name`.)
   const field = open ? undefined : nameField(method);
   const name = field === undefined ? undefined : params?.[field];

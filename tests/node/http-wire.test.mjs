@@ -188,6 +188,17 @@ test("through the client: the routing headers of each method, the caller's never
   assert.equal(rec.calls[0].init.method, "POST");
 });
 
+test("through the client: a response to the server's request is POSTed without Mcp-Method or Mcp-Name", async () => {
+  const rec = recording(() => new Response(null, { status: 202 }));
+  const client = httpClient("http://x.invalid/mcp", { fetch: rec.f, headers: { "Mcp-Method": "evil" } });
+  await client.respond(7, { roots: [] });
+  const [sent] = rec.calls;
+  assert.deepEqual(sent.message, { jsonrpc: "2.0", id: 7, result: { roots: [] } });
+  assert.equal("mcp-method" in sent.headers, false, `no method to route by: ${JSON.stringify(sent.headers)}`);
+  assert.equal("mcp-name" in sent.headers, false);
+  assert.equal(sent.headers["mcp-protocol-version"], "2026-07-28");
+});
+
 test("through the client: event streams split at every byte give the same response and notifications", async () => {
   const text = ': hi\r\n\r\nevent: other\ndata: {"jsonrpc":"2.0","id":1,"result":{"wrong":1}}\n\n' +
     'data: {"jsonrpc":"2.0",\ndata: "method":"notifications/message","params":{"t":"é😀"}}\r\r' +
