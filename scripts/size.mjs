@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { measureSizes } from "../bench/size.mjs";
 import { cargoOutput } from "./cargo-output.mjs";
 import { BUDGET_KB, CEILING_KB, JOURNAL_BUDGET_KB, JOURNAL_CEILING_KB } from "./budgets.mjs";
+import { WasmReader } from "./wasm-reader.mjs";
 import { wasmOpt, wasmOptArgs } from "./wasm-opt.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -72,59 +73,41 @@ if (process.argv.includes("--check")) {
 /** The code of each function of a module with a name section: `[name, bytes]` (a body's bytes with
  * its size prefix), in the module's order. */
 function functionSizes(bytes) {
-  let at = 8;
-  const leb = () => {
-    let v = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = bytes[at++];
-      v += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return v;
-    }
-  };
+  const r = new WasmReader(bytes);
   let imported = 0;
   const bodies = [];
   const names = new Map();
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = leb();
-    const end = at + size;
+  for (const { id, end } of r.sections()) {
     if (id === 2) {
-      for (let n = leb(); n > 0; n--) {
-        for (let k = 0; k < 2; k++) {
-          const len = leb(); // the module's name, then the field's
-          at += len;
-        }
-        const kind = bytes[at++];
-        if (kind === 0) (leb(), imported++);
-        else if (kind === 1) (at++, bytes[at++] & 1 ? (leb(), leb()) : leb());
-        else if (kind === 2) (bytes[at++] & 1 ? (leb(), leb()) : leb());
-        else at += 2;
+      for (let n = r.leb(); n > 0; n--) {
+        r.name(); // the module's name, then the field's
+        r.name();
+        const kind = bytes[r.at++];
+        if (kind === 0) (r.leb(), imported++);
+        else if (kind === 1) (r.at++, bytes[r.at++] & 1 ? (r.leb(), r.leb()) : r.leb());
+        else if (kind === 2) (bytes[r.at++] & 1 ? (r.leb(), r.leb()) : r.leb());
+        else r.at += 2;
       }
     } else if (id === 10) {
-      for (let n = leb(); n > 0; n--) {
-        const from = at;
-        const len = leb();
-        at += len;
-        bodies.push(at - from);
+      for (let n = r.leb(); n > 0; n--) {
+        const from = r.at;
+        const len = r.leb();
+        r.at += len;
+        bodies.push(r.at - from);
       }
-    } else if (id === 0) {
-      const name = new TextDecoder().decode(bytes.subarray(at + 1, at + 1 + bytes[at]));
-      at += 1 + bytes[at];
-      while (name === "name" && at < end) {
-        const sub = bytes[at++];
-        const subEnd = leb() + at;
+    } else if (id === 0 && r.name() === "name") {
+      while (r.at < end) {
+        const sub = bytes[r.at++];
+        const subEnd = r.leb() + r.at;
         if (sub === 1) {
-          for (let n = leb(); n > 0; n--) {
-            const index = leb();
-            const len = leb();
-            names.set(index, new TextDecoder().decode(bytes.subarray(at, at + len)));
-            at += len;
+          for (let n = r.leb(); n > 0; n--) {
+            const index = r.leb();
+            names.set(index, r.name());
           }
         }
-        at = subEnd;
+        r.at = subEnd;
       }
     }
-    at = end;
   }
   return bodies.map((b, i) => [names.get(i + imported) ?? `function ${i + imported}`, b]);
 }

@@ -17,6 +17,7 @@ import { dirname, join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { wasmOpt } from "../../scripts/wasm-opt.mjs";
+import { exportNames } from "../../scripts/wasm-reader.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
@@ -34,35 +35,6 @@ function filesOf(dir, at = dir) {
   return readdirSync(at, { withFileTypes: true }).flatMap((d) =>
     d.isDirectory() ? filesOf(dir, join(at, d.name)) : [relative(dir, join(at, d.name))],
   );
-}
-
-/** The names a wasm module exports (its export section). */
-function exportsOf(bytes) {
-  let at = 8;
-  const leb = () => {
-    let v = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = bytes[at++];
-      v += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return v;
-    }
-  };
-  const names = [];
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = leb();
-    const end = at + size;
-    if (id === 7) {
-      for (let n = leb(); n > 0; n--) {
-        const len = leb();
-        names.push(new TextDecoder().decode(bytes.subarray(at, at + len)));
-        at += len + 1; // the name, then the kind
-        leb(); // the index
-      }
-    }
-    at = end;
-  }
-  return names;
 }
 
 const version = readFileSync(join(root, "Cargo.toml"), "utf8").match(/^version = "([^"]+)"/m)?.[1];
@@ -131,7 +103,7 @@ try {
   run("wasm-bindgen", ["--target", "web", "--no-typescript", "--out-dir", out, built], app);
   const features = ["--enable-reference-types", "--enable-bulk-memory", "--enable-multivalue", "--enable-sign-ext", "--enable-nontrapping-float-to-int", "--enable-mutable-globals"];
   run(wasmOpt, ["-Oz", ...features, join(out, "crate_app_bg.wasm"), "-o", join(out, "opt.wasm")], app);
-  const exported = exportsOf(readFileSync(join(out, "crate_app_bg.wasm")));
+  const exported = exportNames(readFileSync(join(out, "crate_app_bg.wasm")));
   const npmNames = ["callTool", "awaitTask", "callAndAwait", "getTask", "updateTask", "cancelTask", "listTasks", "liveCounts", "capabilities", "serverSupports", "validateElicitResult"];
   const glue = readFileSync(join(out, "crate_app.js"), "utf8");
   const leaked = npmNames.filter((n) => exported.includes(n) || new RegExp(`^export (async )?function ${n}\\b`, "m").test(glue));

@@ -8,20 +8,11 @@ import { fileURLToPath } from "node:url";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "../browser/chromium.mjs";
 import { distinctColours } from "../demo/png.mjs";
+import { checks, pageWithErrors } from "./checks.mjs";
 import { buildExample, exampleDirOf } from "./build.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const t0 = Date.now();
-let failed = 0;
-const check = (name, ok, detail = "") => {
-  if (!ok) failed += 1;
-  console.log(`${ok ? "ok  " : "FAIL"} leptos: ${name}${detail ? ` — ${detail}` : ""}`);
-};
-const finish = () => {
-  const s = ((Date.now() - t0) / 1000).toFixed(1);
-  console.log(failed ? `leptos: ${failed} failure(s) (${s} s)` : `leptos: all passed (${s} s)`);
-  process.exit(failed ? 1 : 0);
-};
+const { check, finish } = checks("leptos");
 
 try {
   const s = buildExample("leptos-app");
@@ -35,10 +26,7 @@ const site = await startHttpServer({ staticDir: exampleDirOf("leptos-app"), poll
 let browser;
 try {
   browser = await launch();
-  const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
+  const { page, errors } = await pageWithErrors(browser, { width: 900, height: 700 });
   await page.goto(`${site.origin}/`);
   await page.waitForSelector("#run-slow:not([disabled])", { timeout: 15_000 });
   check("mounts and talks to /mcp on its own origin", (await page.textContent("#server")) === site.url);

@@ -8,20 +8,11 @@ import { fileURLToPath } from "node:url";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "../browser/chromium.mjs";
 import { distinctColours } from "../demo/png.mjs";
+import { checks, pageWithErrors } from "./checks.mjs";
 import { buildExample, exampleDir } from "./build.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const t0 = Date.now();
-let failed = 0;
-const check = (name, ok, detail = "") => {
-  if (!ok) failed += 1;
-  console.log(`${ok ? "ok  " : "FAIL"} example: ${name}${detail ? ` — ${detail}` : ""}`);
-};
-const finish = () => {
-  const s = ((Date.now() - t0) / 1000).toFixed(1);
-  console.log(failed ? `example: ${failed} failure(s) (${s} s)` : `example: all passed (${s} s)`);
-  process.exit(failed ? 1 : 0);
-};
+const { check, finish } = checks("example");
 
 try {
   const s = buildExample();
@@ -42,10 +33,7 @@ const site = await startHttpServer({ staticDir: exampleDir, pollIntervalMs: 100 
 let browser;
 try {
   browser = await launch();
-  const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
+  const { page, errors } = await pageWithErrors(browser, { width: 900, height: 800 });
   await page.goto(`${site.origin}/`);
   await page.waitForSelector("#start-slow:not([disabled])", { timeout: 15_000 });
   check("boots and talks to /mcp on its own origin", (await page.textContent("#server")) === site.url);

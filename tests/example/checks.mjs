@@ -1,0 +1,28 @@
+// What the example runners (run.mjs, leptos.mjs) share: their check lines and summary, and a page that
+// records its errors (a page error or a console error fails the run).
+
+/** `check(name, ok, detail?)` prints one line per check; `finish()` prints the summary and exits 1 on
+ * any failure. `label` starts each line. */
+export function checks(label) {
+  const t0 = Date.now();
+  let failed = 0;
+  const check = (name, ok, detail = "") => {
+    if (!ok) failed += 1;
+    console.log(`${ok ? "ok  " : "FAIL"} ${label}: ${name}${detail ? ` — ${detail}` : ""}`);
+  };
+  const finish = () => {
+    const s = ((Date.now() - t0) / 1000).toFixed(1);
+    console.log(failed ? `${label}: ${failed} failure(s) (${s} s)` : `${label}: all passed (${s} s)`);
+    process.exit(failed ? 1 : 0);
+  };
+  return { check, finish };
+}
+
+/** A new page of `browser` at `viewport`, with `errors`: its page errors and console errors. */
+export async function pageWithErrors(browser, viewport) {
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
+  return { page, errors };
+}
