@@ -171,7 +171,7 @@ export interface OkResult { tag: "ok"; result: CallToolResult }
 /** `{tag: "task", status}`: `tools/call` created a task. */
 export interface TaskCreated { tag: "task"; status: TaskStatus }
 /** `{tag: "error", error}`. An error that ended a wait on a task (`awaitTask`, `callAndAwait` once the
- * task exists; also a step's, on the task it names) also carries the task — `taskId`, and `status`, its
+ * task exists) also carries the task — `taskId`, and `status`, its
  * last status read (absent when none was) — so the task is never orphaned: await it again, or cancel it. */
 export interface Failed { tag: "error"; error: TaskError; taskId?: string; status?: TaskStatus }
 /** `{tag: "cancelled", status}`: the task ended cancelled. */

@@ -22,6 +22,8 @@ pub(crate) struct Opening<J> {
     subject: (&'static str, String),
     /// A cancel asked for before the machine was made (handed to it once made).
     cancel: bool,
+    /// The call is a wait on the subject's task: its error carries the task ([`Self::waiting`]).
+    wait: bool,
     out: Queue<J>,
 }
 
@@ -29,13 +31,29 @@ impl<J: Json> Opening<J> {
     /// Waits, from `now`, for the session (`Event::Session`), then makes the machine with `build`.
     pub(crate) fn new(build: Build<J>, timeout_ms: Option<u64>, subject: (&'static str, String), now: Millis) -> Self {
         let deadline = timeout_ms.map(|t| (later(now, t), t));
-        Self { build: Some(build), machine: None, since: now, deadline, subject, cancel: false, out: Queue::new() }
+        Self {
+            build: Some(build),
+            machine: None,
+            since: now,
+            deadline,
+            subject,
+            cancel: false,
+            wait: false,
+            out: Queue::new(),
+        }
     }
 
-    /// Ends the call before its machine was made; an error of a call on a known task carries its id.
+    /// The call waits on the task its subject names (`awaitTask`): an error before its machine is made
+    /// carries that task's id, as a wait's errors do.
+    pub(crate) fn waiting(mut self) -> Self {
+        self.wait = true;
+        self
+    }
+
+    /// Ends the call before its machine was made; a wait's error carries its task's id.
     fn end(&mut self, end: End<J>) {
         let end = match end {
-            End::Outcome(Outcome::Error(f)) if self.subject.0 == "taskId" => {
+            End::Outcome(Outcome::Error(f)) if self.wait => {
                 End::Outcome(Outcome::Error(f.about(&self.subject.1, None)))
             }
             end => end,

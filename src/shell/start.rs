@@ -96,11 +96,12 @@ fn with_stop(signals: &mut Vec<(JsValue, Watch)>, stop: Stop) {
 
 /// Drives the machine `build` makes with `client`'s declaration: made at once for a client that
 /// speaks MCP 2026-07-28, else once its session is found (within `timeout_ms`, counted from now;
-/// `subject` names what the call waits for, for its timeout).
+/// `subject` names what the call waits for, for its timeout; `wait`: it is a wait on the subject's
+/// task, whose errors carry it).
 fn run_machine(
     client: Rc<dyn Client>,
     build: Build<JsValue>,
-    (timeout_ms, subject): (Option<u64>, (&'static str, String)),
+    (timeout_ms, subject, wait): (Option<u64>, (&'static str, String), bool),
     callbacks: Callbacks,
     next_callbacks: Option<Callbacks>,
     signals: Vec<(JsValue, Watch)>,
@@ -111,6 +112,7 @@ fn run_machine(
     let session = client.session(timeout_ms.map(std::time::Duration::from_millis));
     let machine = match session {
         None => build(Generation::Tasks, t, t),
+        Some(_) if wait => Box::new(Opening::new(build, timeout_ms, subject, t).waiting()),
         Some(_) => Box::new(Opening::new(build, timeout_ms, subject, t)),
     };
     start_run(Spec { machine, client, capabilities, callbacks, next_callbacks, signals, cancel_on_drop, session })
@@ -132,7 +134,7 @@ pub(crate) fn call_tool(
 ) -> CallFuture {
     let signals = one_signal(&options.signal, stop);
     let (opts, callbacks) = call_part(client.as_ref(), options);
-    let bound = (opts.limits.deadline_ms, ("name", name.to_owned()));
+    let bound = (opts.limits.deadline_ms, ("name", name.to_owned()), false);
     let name = name.to_owned();
     let build: Build<JsValue> = Box::new(move |generation, since, now| {
         Box::new(CallTool::start(name, args, CallSettings { generation, ..opts }, since, now))
@@ -154,7 +156,7 @@ pub(crate) fn await_task(
     Wait::resume(task.clone(), opts, &[], now()).map_err(InvalidArgument::task)?;
     let mut signals = one_signal(&options.signal, stop);
     with_cancel(&mut signals, &options);
-    let bound = (opts.limits.deadline_ms, ("taskId", task_id_of(&task)));
+    let bound = (opts.limits.deadline_ms, ("taskId", task_id_of(&task)), true);
     let answered = options.answered;
     let build: Build<JsValue> = Box::new(move |generation, since, now| {
         let opts = WaitSettings { generation, ..opts };
@@ -211,7 +213,7 @@ pub(crate) fn call_and_await(
     let whole = wait.timeout.is_none() && call.timeout.is_some();
     let cancel_on_drop = drop_cancel(&wait_opts, &wait);
     let (opts, callbacks) = call_part(client.as_ref(), call);
-    let bound = (if whole { opts.limits.deadline_ms } else { None }, ("name", name.to_owned()));
+    let bound = (if whole { opts.limits.deadline_ms } else { None }, ("name", name.to_owned()), false);
     let name = name.to_owned();
     let build: Build<JsValue> = Box::new(move |generation, since, now| {
         let (opts, wait_opts) = (CallSettings { generation, ..opts }, WaitSettings { generation, ..wait_opts });
@@ -225,7 +227,7 @@ pub(crate) fn call_and_await(
 fn step(client: Rc<dyn Client>, call: Call<JsValue>, task_id: &str, o: StepOptions) -> CallFuture {
     let b = time_limits(o.timeout, o.request_timeout, client.request_timeout());
     let retry = retry(o.retries);
-    let bound = (b.deadline_ms, ("taskId", task_id.to_owned()));
+    let bound = (b.deadline_ms, ("taskId", task_id.to_owned()), false);
     let task_id = task_id.to_owned();
     let build: Build<JsValue> =
         Box::new(move |generation, since, now| Box::new(Step::start(call, task_id, b, retry, generation, since, now)));

@@ -389,3 +389,19 @@ fn the_session_comes_first_and_its_deadline_counts_from_the_call() {
         "{out}"
     );
 }
+
+#[test]
+fn a_wait_that_ends_before_its_session_carries_its_task_a_step_does_not() {
+    // A wait (awaitTask on a known task): its timeout and its session's failure name the task.
+    let mut sim = Sim::new(|_: &str, _: &Value, _| Resp::Never);
+    let out = sim.run(&mut opening(Some(500)).waiting());
+    assert_eq!((&out["tag"], &out["taskId"]), (&json!("error"), &json!("t1")), "{out}");
+    assert!(out.get("status").is_none(), "no status read: {out}");
+    let mut m = opening(Some(500)).waiting();
+    m.handle(10, Event::Session(Err(json!({"code": -32603, "message": "no"}))));
+    let out = Sim::new(|_: &str, _: &Value, _| Resp::Never).run(&mut m);
+    assert_eq!(out["taskId"], "t1", "{out}");
+    // Any other call (a step, a tool call): the error alone.
+    let out = Sim::new(|_: &str, _: &Value, _| Resp::Never).run(&mut opening(Some(500)));
+    assert!(out.get("taskId").is_none(), "{out}");
+}
