@@ -66,7 +66,7 @@ export async function measureSizes(root) {
     return { bytes: b, raw: b.length, gzip: gz(b), brotli: br(b) };
   };
   const core = sized("pkg/mcp_tasks_wasm_bg.wasm");
-  const withJournal = sized("pkg/journal/mcp_tasks_wasm_bg.wasm");
+  const withJournal = sized("pkg/journal/mcp_tasks_wasm_journal_bg.wasm");
   const out = { wasm: { raw: core.raw, gzip: core.gzip, brotli: core.brotli }, journalWasm: { raw: withJournal.raw, gzip: withJournal.gzip, brotli: withJournal.brotli }, apps: {} };
   for (const [name, code] of Object.entries(APPS)) {
     const entry = path.join(dir, `${name}.entry.mjs`);

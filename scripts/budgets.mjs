@@ -12,11 +12,12 @@
 
 /** The budget of the working app on the core entry (`mcp-tasks-wasm`), both MCP generations in it. */
 export const BUDGET_KB = 64;
-/** What `size.mjs --check` enforces: not met yet — the size reached (71,470 B = 69.8 KB, with both
- * generations and issue 41's Rust-side and error-outcome work), as a ratchet. */
-export const CEILING_KB = 69.9;
+/** What `size.mjs --check` enforces: not met yet — the size reached (71,876 B = 70.2 KB, with both
+ * generations and issue 41's work: the task beside an error, listenFallback, the check of the .wasm
+ * each entry is given), as a ratchet. */
+export const CEILING_KB = 70.3;
 /** The budget of the same working app on the journal entry (`mcp-tasks-wasm/journal`). */
 export const JOURNAL_BUDGET_KB = 86;
-/** What `size.mjs --check` enforces for the journal entry: not met yet — the size reached (90,208 B =
- * 88.1 KB), as a ratchet. */
-export const JOURNAL_CEILING_KB = 88.2;
+/** What `size.mjs --check` enforces for the journal entry: not met yet — the size reached (90,586 B =
+ * 88.5 KB), as a ratchet. */
+export const JOURNAL_CEILING_KB = 88.6;

@@ -18,11 +18,11 @@ const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const wasmOut = join(pkg, "mcp_tasks_wasm_bg.wasm");
 /** The two builds of the module: the core one (pkg/) and the one with the task journal (pkg/journal/). */
 const variants = [
-  { name: "core", dir: pkg, features: ["npm"] },
-  { name: "journal", dir: join(pkg, "journal"), features: ["npm", "journal"] },
+  { name: "core", dir: pkg, features: ["npm"], out: "mcp_tasks_wasm" },
+  { name: "journal", dir: join(pkg, "journal"), features: ["npm", "journal"], out: "mcp_tasks_wasm_journal" },
 ];
 
-const entries = ["index.js", "node.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "generation.js", "http.js", "port.js", "result.js", "sdk.js", "stdio.js"];
+const entries = ["index.js", "node.js", "load.js", "adapters.js", "channel.js", "direct.js", "values.js", "errors.js", "generation.js", "http.js", "port.js", "result.js", "sdk.js", "stdio.js"];
 const journalEntries = ["journal/index.js", "journal/node.js"];
 const declarations = ["index.d.ts", "node.d.ts"];
 // Each entry's declarations, from js/types/ (every declaration of the package lives there; the exports'
@@ -86,15 +86,15 @@ if (!fresh || process.argv.includes("--force")) {
     mkdirSync(variant.dir, { recursive: true });
     rmSync(join(variant.dir, "snippets"), { recursive: true, force: true }); // no stale snippet directories
     run("wasm-bindgen", [
-      "--target", "web", "--out-dir", variant.dir, "--out-name", "mcp_tasks_wasm",
+      "--target", "web", "--out-dir", variant.dir, "--out-name", variant.out,
       "--remove-name-section", "--remove-producers-section",
       // TextEncoder's encodeInto is in every browser and Node the package supports: no fallback for it.
       "--encode-into", "always",
       join(target, "wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
     ]);
-    shrink(join(variant.dir, "mcp_tasks_wasm_bg.wasm"));
-    pruneSnippets(variant.dir);
-    guardBeforeInit(join(variant.dir, "mcp_tasks_wasm.js"));
+    shrink(join(variant.dir, `${variant.out}_bg.wasm`));
+    pruneSnippets(variant.dir, variant.out);
+    guardBeforeInit(join(variant.dir, `${variant.out}.js`));
   }
   for (const e of [...entries, ...journalEntries]) copyFileSync(join(root, "js", e), join(pkg, e));
   writeStoresEntry();
@@ -114,8 +114,8 @@ function shrink(wasm) {
  * imports from — also the transports the Rust API's clients are made of (src/api/adapters.rs), which a
  * Rust app's own build uses; the npm package ships those once, as pkg/http.js etc. Only files are
  * removed: the glue stays as generated. */
-function pruneSnippets(dir) {
-  const glue = join(dir, "mcp_tasks_wasm.js");
+function pruneSnippets(dir, out) {
+  const glue = join(dir, `${out}.js`);
   const imported = new Set([...readFileSync(glue, "utf8").matchAll(/from ['"]\.\/(snippets\/[^'"]+)['"]/g)].map((m) => m[1]));
   const walk = (rel) => {
     for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {

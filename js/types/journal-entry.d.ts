@@ -2,10 +2,10 @@
 // copies of this file): everything `mcp-tasks-wasm` declares (../index.js), then what the module built
 // with the task journal adds — its own callTool, awaitTask and callAndAwait (whose options take
 // `journal`), pendingTasks, resumeTasks, the journal's types and stores — and its own init and initSync.
-import type { Journal } from "./mcp_tasks_wasm.js";
+import type { Journal } from "./mcp_tasks_wasm_journal.js";
 export * from "../index.js";
-export { callTool, awaitTask, callAndAwait, pendingTasks, resumeTasks } from "./mcp_tasks_wasm.js";
-export type { CallToolOptions, AwaitTaskOptions, JournalEntry, Journal, JournalOptions } from "./mcp_tasks_wasm.js";
+export { callTool, awaitTask, callAndAwait, pendingTasks, resumeTasks } from "./mcp_tasks_wasm_journal.js";
+export type { CallToolOptions, AwaitTaskOptions, JournalEntry, Journal, JournalOptions } from "./mcp_tasks_wasm_journal.js";
 export { default, init, initSync } from "../index.js";
 /** A journal store in this realm's memory (lost with it). */
 export declare function memoryJournal(): Journal;

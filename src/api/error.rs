@@ -3,7 +3,7 @@
 //! error outcome of a call (also what `Error::Task` carries).
 
 use super::codes;
-use super::outcome::{InputRequired, ToolResult};
+use super::result::{InputRequired, ToolResult};
 use super::status::TaskStatus;
 use crate::json::Json;
 use crate::shell::{EngineCause, EngineTaskError, Rejection};

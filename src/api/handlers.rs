@@ -290,7 +290,7 @@ pub struct SamplingRequest {
 impl SamplingRequest {
     fn read(params: &JsValue) -> Self {
         let text_of = |content: &JsValue| -> Option<String> {
-            let texts = super::outcome::texts_of(&content.items().unwrap_or_else(|| vec![content.clone()]));
+            let texts = super::result::texts_of(&content.items().unwrap_or_else(|| vec![content.clone()]));
             (!texts.is_empty()).then(|| texts.join("\n"))
         };
         let messages = params.get("messages").and_then(|m| m.items()).unwrap_or_default();

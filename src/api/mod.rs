@@ -14,6 +14,7 @@ mod helpers;
 #[cfg(feature = "journal")]
 mod journal;
 mod outcome;
+mod result;
 mod status;
 #[cfg(feature = "journal")]
 mod stores;
@@ -32,7 +33,8 @@ pub use handlers::{
 pub use helpers::{capabilities, live_counts, server_supports};
 #[cfg(feature = "journal")]
 pub use journal::{pending_tasks, resume_tasks, OnOutcome, PendingTask, Resumed};
-pub use outcome::{CallOutcome, Called, Content, InputRequired, ToolResult, WaitOutcome};
+pub use outcome::{CallOutcome, Called, WaitOutcome};
+pub use result::{Content, InputRequired, ToolResult};
 pub use status::{InputRequest, TaskStatus};
 
 // The vocabulary of the shell, under the crate root's names.

@@ -23,9 +23,9 @@ const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: "utf8",
 const PACKED = [
   "LICENSE", "README.md", "package.json",
   "pkg/index.d.ts", "pkg/index.js", "pkg/mcp_tasks_wasm.d.ts", "pkg/mcp_tasks_wasm.js", "pkg/mcp_tasks_wasm_bg.wasm",
-  "pkg/node.d.ts", "pkg/node.js", "pkg/adapters.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/generation.js", "pkg/http.js", "pkg/port.js", "pkg/result.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
-  "pkg/journal/index.d.ts", "pkg/journal/index.js", "pkg/journal/mcp_tasks_wasm.d.ts", "pkg/journal/mcp_tasks_wasm.js",
-  "pkg/journal/mcp_tasks_wasm_bg.wasm", "pkg/journal/node.d.ts", "pkg/journal/node.js", "pkg/journal/stores.js",
+  "pkg/node.d.ts", "pkg/node.js", "pkg/adapters.js", "pkg/load.js", "pkg/channel.js", "pkg/direct.js", "pkg/values.js", "pkg/errors.js", "pkg/generation.js", "pkg/http.js", "pkg/port.js", "pkg/result.js", "pkg/sdk.js", "pkg/stdio.d.ts", "pkg/stdio.js",
+  "pkg/journal/index.d.ts", "pkg/journal/index.js", "pkg/journal/mcp_tasks_wasm_journal.d.ts", "pkg/journal/mcp_tasks_wasm_journal.js",
+  "pkg/journal/mcp_tasks_wasm_journal_bg.wasm", "pkg/journal/node.d.ts", "pkg/journal/node.js", "pkg/journal/stores.js",
   // The snippets each glue imports (wasm-bindgen names their directory with a hash of the crate).
   ...["pkg/snippets", "pkg/journal/snippets"].flatMap((dir) => filesUnder(join(root, dir)).map((f) => `${dir}/${f}`)),
 ];
