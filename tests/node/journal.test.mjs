@@ -183,6 +183,10 @@ test("bad journals and clients without an id reject with a TypeError; no journal
   assert.ok((await rejection(pendingTasks({}))) instanceof TypeError);
   const noDefault = await rejection(awaitTask(direct, "t", { journal: true }));
   assert.ok(noDefault instanceof TypeError && /IndexedDB/.test(noDefault.message), "journal: true needs IndexedDB (Node has none)");
+  // It says what to pass instead, not what a store object lacks.
+  assert.match(noDefault.message, /journal: true keeps the journal in IndexedDB, which this environment lacks/);
+  assert.match(noDefault.message, /memoryJournal\(\)/);
+  assert.doesNotMatch(noDefault.message, /must have get, put/);
   const revoked = Proxy.revocable({}, {});
   revoked.revoke();
   assert.ok((await rejection(awaitTask(direct, "t", revoked.proxy))) instanceof TypeError, "unreadable options: the engine's TypeError");

@@ -200,8 +200,12 @@ fn answered(options: &JsValue) -> Check<Vec<(String, Option<JsValue>)>> {
 /// A `journal` value: a store, or `true` (the default store, where IndexedDB exists).
 #[cfg(feature = "journal")]
 fn store(v: &JsValue) -> Check<JournalStore> {
-    let store = if v.as_bool() == Some(true) { JournalStore::default_store() } else { JournalStore::read(v) };
-    store.ok_or(InvalidArgument::rule(
+    if v.as_bool() == Some(true) {
+        return JournalStore::default_store().ok_or(InvalidArgument::rule(
+            "journal: true keeps the journal in IndexedDB, which this environment lacks (Node has none): pass a store — memoryJournal(), extensionStorageJournal(area) or your own {get, put, delete, list}",
+        ));
+    }
+    JournalStore::read(v).ok_or(InvalidArgument::rule(
         "the journal must have get, put, delete and list (or be true: IndexedDB, where it exists)",
     ))
 }
