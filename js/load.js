@@ -14,35 +14,39 @@ const WASM = { core: "mcp-tasks-wasm/mcp_tasks_wasm_bg.wasm", journal: "mcp-task
  * The glue's LinkError (the journal's module under the core glue) becomes the same Error.
  */
 export function loadersOf(entry, glueInit, glueInitSync) {
-  const wrong = (names, cause) => {
-    if (cause === undefined && names.includes("pendingTasks") === (entry === "journal")) return;
-    throw new Error(`mcp-tasks-wasm: this entry loads ${WASM[entry]}, not the other entry's .wasm`, { cause });
+  /** The Error of this entry given the other entry's module (`cause`: the glue's LinkError, if any). */
+  const refused = (cause) => new Error(`mcp-tasks-wasm: this entry loads ${WASM[entry]}, not the other entry's .wasm`, { cause });
+  /** Throws `refused()` unless a module's export `names` are this entry's. */
+  const check = (names) => {
+    if (names.includes("pendingTasks") !== (entry === "journal")) throw refused();
+  };
+  /** Rethrows what the glue threw, its LinkError as `refused`. */
+  const rethrow = (e) => {
+    throw e instanceof WebAssembly.LinkError ? refused(e) : e;
   };
   /** The init argument with its bytes compiled and checked (`key`: `module_or_path` or `module`). */
   const checked = (arg, key) => {
     const value = arg?.constructor === Object ? arg[key] : arg;
     const module = value instanceof WebAssembly.Module ? value : ArrayBuffer.isView(value) || value instanceof ArrayBuffer ? new WebAssembly.Module(value) : undefined;
     if (!module) return arg;
-    wrong(WebAssembly.Module.exports(module).map((e) => e.name));
+    check(WebAssembly.Module.exports(module).map((e) => e.name));
     return { [key]: module };
   };
   /** The glue's instance, checked. */
-  const loaded = (exports) => (wrong(Object.keys(exports)), exports);
+  const loaded = (exports) => (check(Object.keys(exports)), exports);
   return {
     init: (arg) =>
       Promise.resolve()
         .then(() => glueInit(arg === undefined ? arg : checked(arg, "module_or_path")))
-        .then(loaded, (e) => {
-          if (e instanceof WebAssembly.LinkError) wrong([], e);
-          throw e;
-        }),
+        .then(loaded, rethrow),
     initSync: (arg) => {
+      let exports;
       try {
-        return loaded(glueInitSync(checked(arg, "module")));
+        exports = glueInitSync(checked(arg, "module"));
       } catch (e) {
-        if (e instanceof WebAssembly.LinkError) wrong([], e);
-        throw e;
+        rethrow(e);
       }
+      return loaded(exports);
     },
   };
 }

@@ -1,5 +1,10 @@
-// What the example runners (run.mjs, leptos.mjs) share: their check lines and summary, and a page that
-// records its errors (a page error or a console error fails the run).
+// What the example runners (run.mjs, leptos.mjs) share: their check lines and summary, a page that
+// records its errors (a page error or a console error fails the run), and the screenshot check.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { distinctColours } from "../demo/png.mjs";
+
+const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
 /** `check(name, ok, detail?)` prints one line per check; `finish()` prints the summary and exits 1 on
  * any failure. `label` starts each line. */
@@ -25,4 +30,14 @@ export async function pageWithErrors(browser, viewport) {
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
   return { page, errors };
+}
+
+/** Takes a full-page screenshot of `page` into test-results/`file` and checks it is not blank (more
+ * than `minColours` distinct colours sampled). */
+export async function screenshotChecked(page, check, file, minColours) {
+  const shot = await page.screenshot({ fullPage: true });
+  mkdirSync(results, { recursive: true });
+  writeFileSync(`${results}${file}`, shot);
+  const { width, height, colours } = distinctColours(shot);
+  check("screenshot is not blank", colours > minColours, `${width}x${height}, ${colours} colours sampled (test-results/${file})`);
 }

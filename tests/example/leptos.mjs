@@ -3,15 +3,11 @@
 // Chromium: Run slow → its statuses as they change, then ok with the result; Run forever → Cancel (a
 // CancelHandle as the wait's cancel_signal) → one tasks/cancel and the cancelled outcome; then a
 // screenshot that must not be blank. Fails on any page error. By hand: `node tests/example/leptos.mjs`.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "../browser/chromium.mjs";
-import { distinctColours } from "../demo/png.mjs";
-import { checks, pageWithErrors } from "./checks.mjs";
+import { checks, pageWithErrors, screenshotChecked } from "./checks.mjs";
 import { buildExample, exampleDirOf } from "./build.mjs";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const { check, finish } = checks("leptos");
 
 try {
@@ -58,11 +54,7 @@ try {
   const cancels = log.filter((r) => r.method === "tasks/cancel").length;
   check("forever: one tasks/cancel sent", cancels === 1, `${cancels}`);
 
-  const shot = await page.screenshot({ fullPage: true });
-  mkdirSync(`${root}test-results`, { recursive: true });
-  writeFileSync(`${root}test-results/leptos.png`, shot);
-  const { width, height, colours } = distinctColours(shot);
-  check("screenshot is not blank", colours > 10, `${width}x${height}, ${colours} colours sampled (test-results/leptos.png)`);
+  await screenshotChecked(page, check, "leptos.png", 10);
   check("no page errors", errors.length === 0, errors.join("; "));
 } catch (e) {
   check("leptos run", false, e?.stack ?? String(e));

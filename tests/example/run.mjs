@@ -3,15 +3,12 @@
 // Chromium: `slow` to ok with its statuses shown as they change, `ask` answered through the page's form
 // (the Rust input handler), declined, and cancelled while the form is open, `forever` cancelled with the
 // Cancel button (the run's cancel_signal); then a screenshot that must not be blank. Fails on any page error.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { startHttpServer } from "../server/http.mjs";
 import { launch } from "../browser/chromium.mjs";
-import { distinctColours } from "../demo/png.mjs";
-import { checks, pageWithErrors } from "./checks.mjs";
+import { checks, pageWithErrors, screenshotChecked } from "./checks.mjs";
 import { buildExample, exampleDir } from "./build.mjs";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const { check, finish } = checks("example");
 
 try {
@@ -109,11 +106,7 @@ try {
   check("forever: one tasks/cancel sent for it", cancels === 1, `${cancels} for ${foreverId}`);
   await idle();
 
-  const shot = await page.screenshot({ fullPage: true });
-  mkdirSync(`${root}test-results`, { recursive: true });
-  writeFileSync(`${root}test-results/example.png`, shot);
-  const { width, height, colours } = distinctColours(shot);
-  check("screenshot is not blank", colours > 20, `${width}x${height}, ${colours} colours sampled (test-results/example.png)`);
+  await screenshotChecked(page, check, "example.png", 20);
 
   check("no page errors", errors.length === 0, errors.join("; "));
 } catch (e) {
