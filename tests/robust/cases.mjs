@@ -492,7 +492,10 @@ scenario("arrays:sparse", "resultText of a content of length 2³²−1 holding o
   const step = await within(it.next(), 2000, "the acknowledgement");
   const chanMs = now() - t0;
   assert(step?.value === ack, `the listen got ${show(step)}`);
-  assert(chanMs < 100, `the channel took ${chanMs.toFixed(0)} ms over sparse taskIds`);
+  // Its bound spans awaits (the listen's opening, the acknowledgement's delivery), so a loaded machine
+  // adds its scheduling: 1 s, where walking an array of length 2³²−1 takes minutes (a clean-clone run
+  // measured 185 ms once under load, 1–9 ms alone).
+  assert(chanMs < 1000, `the channel took ${chanMs.toFixed(0)} ms over sparse taskIds`);
   return `resultText over two arrays of length 2³²−1: ${textMs.toFixed(1)} ms; a Proxy's blocks in index order; sparse taskIds routed in ${chanMs.toFixed(1)} ms`;
 }, { budgetMs: 20_000 });
 
